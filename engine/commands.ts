@@ -1,0 +1,163 @@
+// Commands: the closed set of requests the engine can apply, in the imperative. Every command carries the
+// time at which the host accepted it (ms since the epoch); the engine never reads a clock. Amounts and
+// prices are integers in the units of units.ts. Identifiers (order ids, addresses, token ids) are computed
+// outside the engine and passed in.
+
+export type Side = 'BUY' | 'SELL';
+export type OrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
+export type Outcome = 0 | 1;
+
+interface CommandBase {
+  /** Host time in ms since the epoch. The engine uses max(previous time, this). */
+  readonly time: number;
+}
+
+export interface MarketParams {
+  readonly tickSize: number;
+  readonly minSize: number;
+  readonly makerFeeBps: number;
+  readonly takerFeeBps: number;
+  readonly negRisk: boolean;
+}
+
+export interface ListMarket extends CommandBase, MarketParams {
+  readonly type: 'ListMarket';
+  readonly conditionId: string;
+  /** Outcome 0's and outcome 1's token ids. */
+  readonly tokenIds: readonly [string, string];
+}
+
+export interface UpdateMarket extends CommandBase, Partial<MarketParams> {
+  readonly type: 'UpdateMarket';
+  readonly conditionId: string;
+}
+
+export interface PauseMarket extends CommandBase {
+  readonly type: 'PauseMarket';
+  readonly conditionId: string;
+}
+
+export interface ResumeMarket extends CommandBase {
+  readonly type: 'ResumeMarket';
+  readonly conditionId: string;
+}
+
+export interface ResolveMarket extends CommandBase {
+  readonly type: 'ResolveMarket';
+  readonly conditionId: string;
+  readonly winningOutcome: Outcome;
+}
+
+export interface Deposit extends CommandBase {
+  readonly type: 'Deposit';
+  readonly account: string;
+  readonly amount: number;
+}
+
+export interface Withdraw extends CommandBase {
+  readonly type: 'Withdraw';
+  readonly account: string;
+  readonly amount: number;
+}
+
+export interface PlaceOrder extends CommandBase {
+  readonly type: 'PlaceOrder';
+  /** The EIP-712 hash of the signed order. */
+  readonly orderId: string;
+  /** The address whose balances fund the order (the order's maker). */
+  readonly account: string;
+  /** Opaque owner tag carried into events (the API key that placed the order). */
+  readonly owner: string;
+  readonly tokenId: string;
+  readonly side: Side;
+  /** BUY: collateral offered; SELL: tokens offered. Base units. */
+  readonly makerAmount: number;
+  /** BUY: tokens wanted; SELL: collateral wanted. Base units. */
+  readonly takerAmount: number;
+  readonly orderType: OrderType;
+  readonly postOnly: boolean;
+  /** Unix seconds; 0 = none. Required for GTD, must be 0 otherwise. */
+  readonly expiration: number;
+  /**
+   * ms since the epoch until which the engine must refuse this id again once the order is done. The API sets
+   * it from the signed order's timestamp plus its freshness window, beyond which it refuses the order itself.
+   */
+  readonly dedupeUntil: number;
+}
+
+export interface CancelOrder extends CommandBase {
+  readonly type: 'CancelOrder';
+  readonly orderId: string;
+  /** The caller; only its own orders are cancelled. */
+  readonly account: string;
+}
+
+export interface CancelOrders extends CommandBase {
+  readonly type: 'CancelOrders';
+  readonly orderIds: readonly string[];
+  readonly account: string;
+}
+
+export interface CancelAll extends CommandBase {
+  readonly type: 'CancelAll';
+  readonly account: string;
+}
+
+export interface CancelMarketOrders extends CommandBase {
+  readonly type: 'CancelMarketOrders';
+  readonly account: string;
+  /** Either or both; with neither, nothing is cancelled. */
+  readonly conditionId?: string;
+  readonly tokenId?: string;
+}
+
+export interface Split extends CommandBase {
+  readonly type: 'Split';
+  readonly account: string;
+  readonly conditionId: string;
+  readonly amount: number;
+}
+
+export interface Merge extends CommandBase {
+  readonly type: 'Merge';
+  readonly account: string;
+  readonly conditionId: string;
+  readonly amount: number;
+}
+
+export interface Redeem extends CommandBase {
+  readonly type: 'Redeem';
+  readonly account: string;
+  readonly conditionId: string;
+}
+
+/** Moves time forward with no other effect: GTD orders whose time has come expire. */
+export interface AdvanceTime extends CommandBase {
+  readonly type: 'AdvanceTime';
+}
+
+export type Command =
+  | ListMarket
+  | UpdateMarket
+  | PauseMarket
+  | ResumeMarket
+  | ResolveMarket
+  | Deposit
+  | Withdraw
+  | PlaceOrder
+  | CancelOrder
+  | CancelOrders
+  | CancelAll
+  | CancelMarketOrders
+  | Split
+  | Merge
+  | Redeem
+  | AdvanceTime;
+
+export type CommandType = Command['type'];
+
+export const COMMAND_TYPES: readonly CommandType[] = [
+  'ListMarket', 'UpdateMarket', 'PauseMarket', 'ResumeMarket', 'ResolveMarket', 'Deposit', 'Withdraw',
+  'PlaceOrder', 'CancelOrder', 'CancelOrders', 'CancelAll', 'CancelMarketOrders', 'Split', 'Merge', 'Redeem',
+  'AdvanceTime',
+];

@@ -1,0 +1,174 @@
+// The engine: apply(command) → events, deterministically. Before each command, engine time moves to
+// max(previous time, command time), GTD orders that are due expire and finished-order ids past their
+// refusal window are forgotten. No clock, randomness, I/O or environment: the same commands in give the
+// same events and the same stateHash() out, with either book implementation.
+
+import type { Command } from './commands.js';
+import type { EngineEvent } from './events.js';
+import { ASK, BID, type BookFactory, type PriceLevel } from './book/orderBook.js';
+import { fastBookFactory } from './book/fastBook.js';
+import { DEFAULT_ENGINE_CONFIG, EngineState, type EngineConfig } from './state.js';
+import { cancelById, cancelWhere, expireDue, placeOrder } from './orderEntry.js';
+import { listMarket, pauseMarket, resolveMarket, resumeMarket, updateMarket } from './marketCommands.js';
+import { deposit, merge, redeem, split, withdraw } from './ledgerCommands.js';
+import { computeStateHash } from './stateHash.js';
+import { findViolations } from './invariants.js';
+import { PRICE_ONE } from './units.js';
+import { isId, isTimestamp } from './commandChecks.js';
+import type { Market } from './market.js';
+import type { Order } from './order.js';
+import type { Outcome } from './commands.js';
+
+/** One token's view of its market's book: its own buyers (bids) and sellers (asks), best first. */
+export interface TokenBook {
+  readonly market: Market;
+  readonly outcome: Outcome;
+  readonly bids: PriceLevel[];
+  readonly asks: PriceLevel[];
+}
+
+export interface Balances {
+  readonly free: number;
+  readonly reserved: number;
+  readonly tokens: ReadonlyMap<string, { readonly free: number; readonly reserved: number }>;
+}
+
+const MAX_CANCEL_BATCH = 10_000;
+
+export class Engine {
+  readonly state: EngineState;
+
+  constructor(config: EngineConfig = DEFAULT_ENGINE_CONFIG, bookFactory: BookFactory = fastBookFactory) {
+    this.state = new EngineState(config, bookFactory);
+  }
+
+  /** Applies one command and returns the events it produced (at least one for every command but AdvanceTime). */
+  apply(cmd: Command): EngineEvent[] {
+    const state = this.state;
+    state.out = [];
+    if (cmd === null || typeof cmd !== 'object' || !isTimestamp(cmd.time)) {
+      state.reject('unknown', 'INVALID_COMMAND', {}, { detail: 'a command needs a type and a time' });
+      return state.out;
+    }
+    if (cmd.time > state.now) state.now = cmd.time;
+    expireDue(state);
+    state.pruneDone();
+    this.dispatch(cmd);
+    return state.out;
+  }
+
+  private dispatch(cmd: Command): void {
+    const state = this.state;
+    const needsAccount = cmd.type === 'CancelOrder' || cmd.type === 'CancelOrders' || cmd.type === 'CancelAll' || cmd.type === 'CancelMarketOrders';
+    if (needsAccount && !isId(cmd.account)) {
+      return state.reject(cmd.type, 'INVALID_COMMAND', {}, { detail: 'account is required' });
+    }
+    switch (cmd.type) {
+      case 'PlaceOrder':
+        return placeOrder(state, cmd);
+      case 'CancelOrder':
+        if (!isId(cmd.orderId)) return state.reject('CancelOrder', 'INVALID_COMMAND', { account: cmd.account }, { detail: 'orderID is required' });
+        return cancelById(state, cmd.orderId, cmd.account);
+      case 'CancelOrders': {
+        if (!Array.isArray(cmd.orderIds) || cmd.orderIds.length > MAX_CANCEL_BATCH || !cmd.orderIds.every(isId)) {
+          return state.reject('CancelOrders', 'INVALID_COMMAND', { account: String(cmd.account) }, { detail: `orderIds must be at most ${MAX_CANCEL_BATCH} ids` });
+        }
+        for (const id of new Set(cmd.orderIds)) cancelById(state, id, cmd.account);
+        return;
+      }
+      case 'CancelAll':
+        return cancelWhere(state, cmd.account, () => true);
+      case 'CancelMarketOrders': {
+        const { conditionId, tokenId } = cmd;
+        if (conditionId === undefined && tokenId === undefined) return;
+        return cancelWhere(
+          state,
+          cmd.account,
+          (o) => (conditionId === undefined || o.market.conditionId === conditionId) && (tokenId === undefined || o.tokenId === tokenId),
+        );
+      }
+      case 'ListMarket':
+        return listMarket(state, cmd);
+      case 'UpdateMarket':
+        return updateMarket(state, cmd);
+      case 'PauseMarket':
+        return pauseMarket(state, cmd);
+      case 'ResumeMarket':
+        return resumeMarket(state, cmd);
+      case 'ResolveMarket':
+        return resolveMarket(state, cmd);
+      case 'Deposit':
+        return deposit(state, cmd);
+      case 'Withdraw':
+        return withdraw(state, cmd);
+      case 'Split':
+        return split(state, cmd);
+      case 'Merge':
+        return merge(state, cmd);
+      case 'Redeem':
+        return redeem(state, cmd);
+      case 'AdvanceTime':
+        return;
+      default: {
+        const unknown: { type?: unknown } = cmd;
+        state.reject('unknown', 'INVALID_COMMAND', {}, { detail: `unknown command type ${String(unknown.type)}` });
+      }
+    }
+  }
+
+  /** SHA-256 over a canonical rendering of the whole state. Equal states give equal hashes. */
+  stateHash(): string {
+    return computeStateHash(this.state);
+  }
+
+  /** Every broken invariant (see invariants.ts); empty when the state is sound. */
+  checkInvariants(): string[] {
+    return findViolations(this.state);
+  }
+
+  /** Sequence number of the last event emitted. */
+  get seq(): number {
+    return this.state.seq;
+  }
+
+  get now(): number {
+    return this.state.now;
+  }
+
+  market(conditionId: string): Market | undefined {
+    return this.state.markets.get(conditionId);
+  }
+
+  marketOfToken(tokenId: string): { market: Market; outcome: Outcome } | undefined {
+    return this.state.tokens.get(tokenId);
+  }
+
+  markets(): IterableIterator<Market> {
+    return this.state.markets.values();
+  }
+
+  order(orderId: string): Order | undefined {
+    return this.state.live.get(orderId);
+  }
+
+  openOrders(account: string): Order[] {
+    const owner = this.state.ledger.get(account);
+    return owner === undefined ? [] : [...owner.orders].sort((a, b) => a.priority - b.priority);
+  }
+
+  balances(account: string): Balances | undefined {
+    const owner = this.state.ledger.get(account);
+    if (owner === undefined) return undefined;
+    return { free: owner.free, reserved: owner.reserved, tokens: owner.holdings };
+  }
+
+  /** The book as `tokenId`'s traders see it, best level first, at most `depth` levels a side. */
+  book(tokenId: string, depth?: number): TokenBook | undefined {
+    const ref = this.state.tokens.get(tokenId);
+    if (ref === undefined) return undefined;
+    const book = ref.market.book;
+    if (ref.outcome === 0) return { market: ref.market, outcome: 0, bids: book.levels(BID, depth), asks: book.levels(ASK, depth) };
+    const mirror = (level: PriceLevel): PriceLevel => ({ price: PRICE_ONE - level.price, size: level.size, orders: level.orders });
+    return { market: ref.market, outcome: 1, bids: book.levels(ASK, depth).map(mirror), asks: book.levels(BID, depth).map(mirror) };
+  }
+}

@@ -1,0 +1,213 @@
+// Events: the closed, versioned set of facts the engine emits, in the past tense. Every event carries the
+// schema version, a global sequence number (1, 2, 3, ... with no gaps) and the engine time it happened at.
+// Amounts and prices are integers in the units of units.ts.
+
+import type { MarketParams, OrderType, Outcome, Side, CommandType } from './commands.js';
+import type { RejectCode } from './rejectReasons.js';
+
+export const EVENT_VERSION = 1;
+
+interface EventBase {
+  readonly v: typeof EVENT_VERSION;
+  readonly seq: number;
+  readonly time: number;
+}
+
+export type MarketStatus = 'active' | 'paused' | 'resolved';
+
+export interface MarketListed extends EventBase, MarketParams {
+  readonly type: 'MarketListed';
+  readonly conditionId: string;
+  readonly tokenIds: readonly [string, string];
+}
+
+export interface MarketUpdated extends EventBase, MarketParams {
+  readonly type: 'MarketUpdated';
+  readonly conditionId: string;
+  /** The parameters before the change (WebSocket tick_size_change needs the old tick). */
+  readonly previous: MarketParams;
+}
+
+export interface MarketStatusChanged extends EventBase {
+  readonly type: 'MarketStatusChanged';
+  readonly conditionId: string;
+  readonly from: MarketStatus;
+  readonly to: MarketStatus;
+}
+
+export interface MarketResolved extends EventBase {
+  readonly type: 'MarketResolved';
+  readonly conditionId: string;
+  readonly winningOutcome: Outcome;
+  readonly winningTokenId: string;
+}
+
+export interface CollateralDeposited extends EventBase {
+  readonly type: 'CollateralDeposited';
+  readonly account: string;
+  readonly amount: number;
+}
+
+export interface CollateralWithdrawn extends EventBase {
+  readonly type: 'CollateralWithdrawn';
+  readonly account: string;
+  readonly amount: number;
+}
+
+export interface OrderAccepted extends EventBase {
+  readonly type: 'OrderAccepted';
+  readonly orderId: string;
+  readonly account: string;
+  readonly owner: string;
+  readonly conditionId: string;
+  readonly tokenId: string;
+  readonly outcome: Outcome;
+  readonly side: Side;
+  /** Limit price in the order's own token (for FOK/FAK the worst price its amounts allow, on the tick). */
+  readonly price: number;
+  /** Token quantity the order may fill (whole lots). */
+  readonly size: number;
+  readonly makerAmount: number;
+  readonly takerAmount: number;
+  readonly orderType: OrderType;
+  readonly postOnly: boolean;
+  readonly expiration: number;
+}
+
+export interface OrderRejected extends EventBase {
+  readonly type: 'OrderRejected';
+  readonly orderId: string;
+  readonly account: string;
+  readonly code: RejectCode;
+  readonly message: string;
+}
+
+export type MatchKind = 'normal' | 'mint' | 'merge';
+
+/** One side of a fill. BUY sides pay `amount` collateral and a fee in tokens; SELL sides receive `amount` and pay a fee in collateral. */
+export interface FillSide {
+  readonly orderId: string;
+  readonly account: string;
+  readonly owner: string;
+  readonly tokenId: string;
+  readonly outcome: Outcome;
+  readonly side: Side;
+  /** Price in this side's own token. */
+  readonly price: number;
+  /** Collateral this side paid (BUY) or received before fees (SELL). */
+  readonly amount: number;
+  /** Fee charged: tokens for a BUY, collateral for a SELL. */
+  readonly fee: number;
+  /** Fee rate applied, in basis points. */
+  readonly feeBps: number;
+  /** Quantity of the order still open after this fill. */
+  readonly remaining: number;
+}
+
+export interface TradeExecuted extends EventBase {
+  readonly type: 'TradeExecuted';
+  /** Unique id of the fill, derived from its sequence number. */
+  readonly tradeId: string;
+  readonly conditionId: string;
+  readonly kind: MatchKind;
+  /** Tokens that changed hands (normal), were minted (mint) or merged (merge). */
+  readonly size: number;
+  /** Trade price in outcome 0's terms: the resting order's book price. */
+  readonly price: number;
+  readonly taker: FillSide;
+  readonly maker: FillSide;
+}
+
+export type CancelReason = 'user' | 'market_resolved' | 'unfilled';
+
+export interface OrderCancelled extends EventBase {
+  readonly type: 'OrderCancelled';
+  readonly orderId: string;
+  readonly account: string;
+  readonly conditionId: string;
+  readonly tokenId: string;
+  /** Open quantity released. */
+  readonly remaining: number;
+  readonly reason: CancelReason;
+}
+
+export interface OrderExpired extends EventBase {
+  readonly type: 'OrderExpired';
+  readonly orderId: string;
+  readonly account: string;
+  readonly conditionId: string;
+  readonly tokenId: string;
+  readonly remaining: number;
+}
+
+export interface CancelRejected extends EventBase {
+  readonly type: 'CancelRejected';
+  readonly orderId: string;
+  readonly account: string;
+  readonly code: RejectCode;
+  readonly message: string;
+}
+
+export interface CommandRejected extends EventBase {
+  readonly type: 'CommandRejected';
+  readonly command: CommandType | 'unknown';
+  readonly account: string;
+  readonly conditionId: string;
+  readonly code: RejectCode;
+  readonly message: string;
+}
+
+export interface PositionSplit extends EventBase {
+  readonly type: 'PositionSplit';
+  readonly account: string;
+  readonly conditionId: string;
+  readonly amount: number;
+}
+
+export interface PositionsMerged extends EventBase {
+  readonly type: 'PositionsMerged';
+  readonly account: string;
+  readonly conditionId: string;
+  readonly amount: number;
+}
+
+export interface PositionRedeemed extends EventBase {
+  readonly type: 'PositionRedeemed';
+  readonly account: string;
+  readonly conditionId: string;
+  readonly winningOutcome: Outcome;
+  /** Collateral paid out: one unit per winning token. */
+  readonly payout: number;
+  /** Tokens burned, outcome 0 then outcome 1. */
+  readonly burned: readonly [number, number];
+}
+
+export type EngineEvent =
+  | MarketListed
+  | MarketUpdated
+  | MarketStatusChanged
+  | MarketResolved
+  | CollateralDeposited
+  | CollateralWithdrawn
+  | OrderAccepted
+  | OrderRejected
+  | TradeExecuted
+  | OrderCancelled
+  | OrderExpired
+  | CancelRejected
+  | CommandRejected
+  | PositionSplit
+  | PositionsMerged
+  | PositionRedeemed;
+
+export type EventType = EngineEvent['type'];
+
+/** Distributes Omit over a union so each member keeps its own fields. */
+export type WithoutBase<E> = E extends EngineEvent ? Omit<E, 'v' | 'seq' | 'time'> : never;
+export type EventBody = WithoutBase<EngineEvent>;
+
+/** Trade ids are UUID-shaped and derived from the fill's sequence number, so replay reproduces them. */
+export function tradeIdFor(seq: number): string {
+  const hex = seq.toString(16).padStart(12, '0');
+  return `00000000-0000-4000-8000-${hex}`;
+}

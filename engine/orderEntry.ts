@@ -1,0 +1,198 @@
+// Placing orders: checks in a fixed order (payload, market, duplicate, market state, order type,
+// expiration, amounts and tick, balance, book conditions), then reservation, matching, and resting or
+// releasing what is left. A refused order changes nothing but emits OrderRejected.
+
+import type { PlaceOrder } from './commands.js';
+import { ASK, BID, crosses, opposite } from './book/orderBook.js';
+import { match, releaseReservation } from './matching.js';
+import { Order } from './order.js';
+import { deriveTerms, isMarketable, reservationFor } from './orderTerms.js';
+import { rejectMessage, type RejectCode } from './rejectReasons.js';
+import type { EngineState } from './state.js';
+import { MAX_ORDER_AMOUNT, PRICE_ONE } from './units.js';
+import { isAmount, isId, isTimestamp } from './commandChecks.js';
+
+const ORDER_TYPES = new Set(['GTC', 'GTD', 'FOK', 'FAK']);
+/** Latest accepted expiration (unix seconds), far beyond any real order, keeps ms arithmetic exact. */
+const MAX_EXPIRATION_SEC = 100_000_000_000;
+
+function refuse(state: EngineState, cmd: PlaceOrder, code: RejectCode, values: Readonly<Record<string, string | number>> = {}): void {
+  state.emit({
+    type: 'OrderRejected',
+    orderId: typeof cmd.orderId === 'string' ? cmd.orderId : '',
+    account: typeof cmd.account === 'string' ? cmd.account : '',
+    code,
+    message: rejectMessage(code, values),
+  });
+}
+
+function wellFormed(cmd: PlaceOrder): boolean {
+  return (
+    isId(cmd.orderId) &&
+    isId(cmd.account) &&
+    typeof cmd.owner === 'string' &&
+    isId(cmd.tokenId) &&
+    (cmd.side === 'BUY' || cmd.side === 'SELL') &&
+    ORDER_TYPES.has(cmd.orderType) &&
+    typeof cmd.postOnly === 'boolean' &&
+    isAmount(cmd.makerAmount, MAX_ORDER_AMOUNT) &&
+    isAmount(cmd.takerAmount, MAX_ORDER_AMOUNT) &&
+    Number.isSafeInteger(cmd.expiration) &&
+    cmd.expiration >= 0 &&
+    cmd.expiration <= MAX_EXPIRATION_SEC &&
+    isTimestamp(cmd.dedupeUntil)
+  );
+}
+
+export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
+  if (!wellFormed(cmd)) return refuse(state, cmd, 'INVALID_ORDER_PAYLOAD');
+  const ref = state.tokens.get(cmd.tokenId);
+  if (ref === undefined) return refuse(state, cmd, 'MARKET_NOT_FOUND');
+  if (state.live.has(cmd.orderId) || state.done.has(cmd.orderId)) return refuse(state, cmd, 'DUPLICATED', { id: cmd.orderId });
+  const market = ref.market;
+  if (market.status === 'paused') return refuse(state, cmd, 'MARKET_NOT_READY');
+  if (market.status === 'resolved') return refuse(state, cmd, 'MARKET_CLOSED');
+  const marketable = isMarketable(cmd.orderType);
+  if (cmd.postOnly && marketable) return refuse(state, cmd, 'POST_ONLY_TYPE');
+
+  let expiresAt = 0;
+  if (cmd.orderType === 'GTD') {
+    expiresAt = (cmd.expiration - state.config.gtdSecurityMarginSec) * 1000;
+    if (cmd.expiration === 0 || expiresAt <= state.now) return refuse(state, cmd, 'INVALID_EXPIRATION');
+  } else if (cmd.expiration !== 0) {
+    return refuse(state, cmd, 'INVALID_EXPIRATION');
+  }
+
+  const terms = deriveTerms(cmd, market.params);
+  if ('code' in terms) return refuse(state, cmd, terms.code, terms.values);
+  const { qty, price } = terms;
+
+  const account = state.ledger.get(cmd.account);
+  const reserve = reservationFor(cmd.side, qty, price);
+  const funds = account === undefined ? 0 : cmd.side === 'BUY' ? account.free : account.freeTokens(cmd.tokenId);
+  if (account === undefined || funds < reserve) return refuse(state, cmd, 'NOT_ENOUGH_BALANCE');
+
+  const outcome = ref.outcome;
+  const buy = cmd.side === 'BUY';
+  const bookSide = outcome === 0 ? (buy ? BID : ASK) : buy ? ASK : BID;
+  const bookPrice = outcome === 0 ? price : PRICE_ONE - price;
+  const book = market.book;
+  const restingSide = opposite(bookSide);
+  const best = book.best(restingSide);
+  const wouldCross = best !== undefined && crosses(bookSide, bookPrice, best.bookPrice);
+  if (cmd.postOnly && wouldCross) return refuse(state, cmd, 'POST_ONLY_CROSSES');
+  if (cmd.orderType === 'FOK' && book.available(restingSide, bookPrice, qty) < qty) return refuse(state, cmd, 'FOK_NOT_FILLED');
+  if (cmd.orderType === 'FAK' && !wouldCross) return refuse(state, cmd, 'FAK_NO_MATCH');
+
+  // Accepted: reserve, announce, match, then rest or release the remainder.
+  if (buy) {
+    account.free -= reserve;
+    account.reserved += reserve;
+  } else {
+    const holding = account.holding(cmd.tokenId);
+    holding.free -= reserve;
+    holding.reserved += reserve;
+  }
+  const order = new Order(
+    cmd.orderId, account, cmd.owner, market, outcome, cmd.tokenId, cmd.side, price, bookSide, bookPrice, qty,
+    cmd.orderType, cmd.postOnly, cmd.expiration, expiresAt, state.nextSeq(), cmd.dedupeUntil,
+  );
+  state.emit({
+    type: 'OrderAccepted',
+    orderId: order.id,
+    account: account.address,
+    owner: order.owner,
+    conditionId: market.conditionId,
+    tokenId: order.tokenId,
+    outcome,
+    side: order.side,
+    price,
+    size: qty,
+    makerAmount: cmd.makerAmount,
+    takerAmount: cmd.takerAmount,
+    orderType: cmd.orderType,
+    postOnly: cmd.postOnly,
+    expiration: cmd.expiration,
+  });
+  if (wouldCross) match(state, order);
+
+  if (order.remaining === 0) {
+    state.finish(order, 'MATCHED');
+  } else if (marketable) {
+    releaseReservation(order);
+    state.emit({
+      type: 'OrderCancelled',
+      orderId: order.id,
+      account: account.address,
+      conditionId: market.conditionId,
+      tokenId: order.tokenId,
+      remaining: order.remaining,
+      reason: 'unfilled',
+    });
+    state.finish(order, 'CANCELED');
+  } else {
+    book.add(order);
+    state.live.set(order.id, order);
+    account.orders.add(order);
+    if (expiresAt !== 0) state.expiry.push(order);
+  }
+}
+
+/** Takes an open order off the book and frees its reservation. */
+export function cancelOpenOrder(state: EngineState, order: Order, reason: 'user' | 'market_resolved'): void {
+  order.market.book.remove(order);
+  releaseReservation(order);
+  state.emit({
+    type: 'OrderCancelled',
+    orderId: order.id,
+    account: order.account.address,
+    conditionId: order.market.conditionId,
+    tokenId: order.tokenId,
+    remaining: order.remaining,
+    reason,
+  });
+  state.finish(order, reason === 'user' ? 'CANCELED' : 'CANCELED_MARKET_RESOLVED');
+}
+
+const DONE_REASON: Record<'MATCHED' | 'CANCELED' | 'EXPIRED' | 'CANCELED_MARKET_RESOLVED', RejectCode> = {
+  MATCHED: 'ORDER_ALREADY_MATCHED',
+  CANCELED: 'ORDER_ALREADY_CANCELED',
+  CANCELED_MARKET_RESOLVED: 'ORDER_ALREADY_CANCELED',
+  EXPIRED: 'ORDER_ALREADY_EXPIRED',
+};
+
+/** Cancels one order of `account`; an order that is not open, or is another account's, is reported. */
+export function cancelById(state: EngineState, orderId: string, account: string): void {
+  const order = state.live.get(orderId);
+  if (order !== undefined && order.account.address === account) return cancelOpenOrder(state, order, 'user');
+  const done = order === undefined ? state.done.get(orderId) : undefined;
+  const code: RejectCode = done === undefined ? 'ORDER_NOT_FOUND' : DONE_REASON[done.status];
+  state.emit({ type: 'CancelRejected', orderId, account, code, message: rejectMessage(code) });
+}
+
+/** Cancels every open order of `account` that `select` picks, oldest first. */
+export function cancelWhere(state: EngineState, account: string, select: (order: Order) => boolean): void {
+  const owner = state.ledger.get(account);
+  if (owner === undefined) return;
+  const chosen = [...owner.orders].filter(select).sort((a, b) => a.priority - b.priority);
+  for (const order of chosen) cancelOpenOrder(state, order, 'user');
+}
+
+/** Removes GTD orders whose time has come, earliest first. */
+export function expireDue(state: EngineState): void {
+  for (let order = state.expiry.peekDue(state.now); order !== undefined; order = state.expiry.peekDue(state.now)) {
+    state.expiry.pop();
+    if (state.live.get(order.id) !== order) continue;
+    order.market.book.remove(order);
+    releaseReservation(order);
+    state.emit({
+      type: 'OrderExpired',
+      orderId: order.id,
+      account: order.account.address,
+      conditionId: order.market.conditionId,
+      tokenId: order.tokenId,
+      remaining: order.remaining,
+    });
+    state.finish(order, 'EXPIRED');
+  }
+}

@@ -1,0 +1,43 @@
+// The one catalogue of reasons the engine refuses a command. Each code has the HTTP status an API answers
+// with and a message; the messages are the public CLOB's own where it has one (upstream-conventions §2.5,
+// §2.6), so clients that match on text keep working. api/ maps codes to responses from this table alone.
+
+export const REJECT = {
+  INVALID_ORDER_PAYLOAD: { http: 400, text: 'Invalid order payload' },
+  MARKET_NOT_FOUND: { http: 404, text: 'market not found' },
+  MARKET_NOT_READY: { http: 400, text: 'the market is not yet ready to process new orders' },
+  MARKET_CLOSED: { http: 400, text: 'the market is closed: it has been resolved' },
+  DUPLICATED: { http: 400, text: 'order {id} is invalid. Duplicated.' },
+  TICK_SIZE: { http: 400, text: 'order {id} is invalid. Price ({price}) breaks minimum tick size rule: {tick}' },
+  MIN_SIZE: { http: 400, text: 'order {id} is invalid. Size ({size}) lower than the minimum: {min}' },
+  INVALID_AMOUNTS: { http: 400, text: 'invalid amounts, the {kind} orders maker amount supports a max accuracy of {maker} decimals, taker amount a max of {taker} decimals' },
+  NOT_ENOUGH_BALANCE: { http: 400, text: 'not enough balance / allowance' },
+  INVALID_EXPIRATION: { http: 400, text: 'invalid expiration' },
+  POST_ONLY_CROSSES: { http: 400, text: 'invalid post-only order: order crosses book' },
+  POST_ONLY_TYPE: { http: 400, text: 'invalid post-only order: only GTC and GTD order types are allowed' },
+  FOK_NOT_FILLED: { http: 400, text: "order couldn't be fully filled. FOK orders are fully filled or killed." },
+  FAK_NO_MATCH: { http: 400, text: 'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.' },
+  ORDER_NOT_FOUND: { http: 404, text: 'Order not found' },
+  ORDER_ALREADY_CANCELED: { http: 400, text: 'Order already canceled' },
+  ORDER_ALREADY_MATCHED: { http: 400, text: 'Order already matched' },
+  ORDER_ALREADY_EXPIRED: { http: 400, text: 'Order already expired' },
+  INVALID_AMOUNT: { http: 400, text: 'invalid amount: {detail}' },
+  INVALID_MARKET_PARAMS: { http: 400, text: 'invalid market parameters: {detail}' },
+  MARKET_EXISTS: { http: 400, text: 'market {conditionId} is already listed' },
+  TOKEN_IN_USE: { http: 400, text: 'token {tokenId} already belongs to a market' },
+  MARKET_NOT_RESOLVED: { http: 400, text: 'market {conditionId} is not resolved' },
+  NOTHING_TO_REDEEM: { http: 400, text: 'nothing to redeem in market {conditionId}' },
+  BALANCE_LIMIT: { http: 400, text: 'deposit refused: balance would exceed the engine limit' },
+  INVALID_TRANSITION: { http: 400, text: 'market {conditionId} cannot go from {from} to {to}' },
+  INVALID_COMMAND: { http: 400, text: 'invalid command: {detail}' },
+} as const satisfies Record<string, { http: number; text: string }>;
+
+export type RejectCode = keyof typeof REJECT;
+
+/** Fills `{name}` placeholders of a catalogue message. */
+export function rejectMessage(code: RejectCode, values: Readonly<Record<string, string | number>> = {}): string {
+  return REJECT[code].text.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = values[name];
+    return value === undefined ? whole : String(value);
+  });
+}

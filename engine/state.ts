@@ -1,0 +1,96 @@
+// Everything the engine knows, in one place: markets and their books, the ledger, open orders, recently
+// finished order ids (for duplicate refusal), the GTD expiry queue, the event sequence and engine time.
+// Handlers in the other files change it only through the functions they export and emit one event per fact.
+
+import type { CommandType, Outcome } from './commands.js';
+import { EVENT_VERSION, type EngineEvent, type EventBody } from './events.js';
+import type { BookFactory } from './book/orderBook.js';
+import { ExpiryQueue } from './expiryQueue.js';
+import { Ledger, type Account } from './ledger.js';
+import type { Market } from './market.js';
+import type { Order, OrderStatus } from './order.js';
+import { rejectMessage, type RejectCode } from './rejectReasons.js';
+
+export interface EngineConfig {
+  /** The address that collects trading fees (an ordinary ledger account). */
+  readonly feeAccount: string;
+  /**
+   * A GTD order leaves the book this many seconds before its `expiration`, and one whose expiration is not
+   * beyond now plus this margin is refused (the public CLOB's one-minute security threshold).
+   */
+  readonly gtdSecurityMarginSec: number;
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
+  feeAccount: '0x0000000000000000000000000000000000000fee',
+  gtdSecurityMarginSec: 60,
+};
+
+/** An order that is no longer open, remembered until `until` so that its id is refused again. */
+export interface DoneOrder {
+  readonly status: Exclude<OrderStatus, 'LIVE'>;
+  readonly until: number;
+}
+
+export interface TokenRef {
+  readonly market: Market;
+  readonly outcome: Outcome;
+}
+
+export class EngineState {
+  readonly markets = new Map<string, Market>();
+  readonly tokens = new Map<string, TokenRef>();
+  readonly ledger = new Ledger();
+  readonly live = new Map<string, Order>();
+  readonly done = new Map<string, DoneOrder>();
+  readonly expiry = new ExpiryQueue();
+  readonly feeAccount: Account;
+  seq = 0;
+  now = 0;
+  /** Events of the command being applied. */
+  out: EngineEvent[] = [];
+
+  constructor(
+    readonly config: EngineConfig,
+    readonly bookFactory: BookFactory,
+  ) {
+    this.feeAccount = this.ledger.getOrCreate(config.feeAccount);
+  }
+
+  /** Appends an event with the next sequence number and the current engine time. */
+  emit(body: EventBody): void {
+    this.seq += 1;
+    this.out.push({ v: EVENT_VERSION, seq: this.seq, time: this.now, ...body } as EngineEvent);
+  }
+
+  /** The sequence number the next emitted event will carry. */
+  nextSeq(): number {
+    return this.seq + 1;
+  }
+
+  reject(command: CommandType | 'unknown', code: RejectCode, where: { account?: string; conditionId?: string }, values: Readonly<Record<string, string | number>> = {}): void {
+    this.emit({
+      type: 'CommandRejected',
+      command,
+      account: where.account ?? '',
+      conditionId: where.conditionId ?? '',
+      code,
+      message: rejectMessage(code, values),
+    });
+  }
+
+  /** Forgets finished order ids whose refusal window has passed (oldest first). */
+  pruneDone(): void {
+    for (const [id, record] of this.done) {
+      if (record.until > this.now) break;
+      this.done.delete(id);
+    }
+  }
+
+  /** Records that an order is no longer open. */
+  finish(order: Order, status: DoneOrder['status']): void {
+    this.live.delete(order.id);
+    order.account.orders.delete(order);
+    if (order.dedupeUntil > this.now) this.done.set(order.id, { status, until: order.dedupeUntil });
+  }
+}

@@ -1,0 +1,72 @@
+// Integer units of the engine. Contract: every amount and price inside engine/ is a safe integer; floats
+// appear only when a value is formatted for a human (see formatUnits).
+//
+// - Amounts (collateral and outcome tokens) are base units of 6 decimals: 1_000_000 = one USDC or one share.
+// - Prices are micro-collateral per whole share: 1_000_000 = 1.0, so a YES price p and its NO mirror
+//   1_000_000 - p add up exactly.
+// - Token quantities of orders and fills are whole lots of 0.01 share. With every tick a multiple of 0.0001,
+//   the cash of a fill, lots × price, is then an exact integer: settlement never rounds.
+
+/** Base units per share or per unit of collateral. */
+export const UNIT = 1_000_000;
+/** Price of certainty (1.0) in price units. */
+export const PRICE_ONE = 1_000_000;
+/** Smallest token quantity an order or a fill may carry (0.01 share). */
+export const LOT = 10_000;
+/** Finest tick the engine supports (0.0001). Every tick is a multiple of it. */
+export const MIN_TICK = 100;
+/** Largest maker or taker amount of one order (one billion shares or USDC). Keeps all products safe. */
+export const MAX_ORDER_AMOUNT = 1_000_000_000_000_000;
+/** Largest balance any account or market may hold; deposits beyond it are refused. */
+export const MAX_BALANCE = 2 ** 52;
+/** Fees are given in basis points of the notional. */
+export const BPS = 10_000;
+
+/** A tick is valid when it is a multiple of MIN_TICK, divides 1.0 exactly and is below 0.5. */
+export function isValidTick(tick: number): boolean {
+  return Number.isSafeInteger(tick) && tick >= MIN_TICK && tick < PRICE_ONE / 2 && tick % MIN_TICK === 0 && PRICE_ONE % tick === 0;
+}
+
+/**
+ * Collateral for `qty` tokens at `price`. Exact because qty is a multiple of LOT and price of MIN_TICK:
+ * qty × price / 1e6 = (qty / LOT) × (price / MIN_TICK). Both factors stay far below 2^53.
+ */
+export function cost(qty: number, price: number): number {
+  return (qty / LOT) * (price / MIN_TICK);
+}
+
+/** floor(amount × bps / 10_000) without leaving safe-integer range for any amount below 2^53. */
+export function feeOf(amount: number, bps: number): number {
+  const high = Math.floor(amount / BPS);
+  const low = amount - high * BPS;
+  return high * bps + Math.floor((low * bps) / BPS);
+}
+
+/** Number of decimals of a tick (0.01 → 2, 0.005 → 3, 0.0025 → 4). */
+export function tickDecimals(tick: number): number {
+  let decimals = 0;
+  while (decimals < 6 && (tick * 10 ** decimals) % PRICE_ONE !== 0) decimals += 1;
+  return decimals;
+}
+
+/** True when a base-unit amount has at most `decimals` decimals as a number of shares or USDC. */
+export function hasAtMostDecimals(amount: number, decimals: number): boolean {
+  if (decimals >= 6) return true;
+  return amount % 10 ** (6 - decimals) === 0;
+}
+
+/** Formats base units (or price units) as a plain decimal string: 1_500_000 → "1.5", 10_000 → "0.01". */
+export function formatUnits(value: number): string {
+  const negative = value < 0;
+  const abs = Math.abs(value);
+  const whole = Math.floor(abs / UNIT);
+  const frac = abs - whole * UNIT;
+  let text = String(whole);
+  if (frac !== 0) text += '.' + String(frac).padStart(6, '0').replace(/0+$/, '');
+  return negative ? '-' + text : text;
+}
+
+/** Largest multiple of `step` not above `value`. */
+export function floorTo(value: number, step: number): number {
+  return value - (value % step);
+}

@@ -1,0 +1,37 @@
+// ESLint flat config. The one rule that matters most: engine/ is pure and deterministic, so nothing
+// under it may read the clock, random numbers or the process environment; time, ids and sequence
+// numbers arrive on commands. See engine/README.md.
+import tseslint from 'typescript-eslint';
+
+const nondeterminism = [
+  { selector: "MemberExpression[object.name='Date'][property.name='now']", message: 'engine/ must not read the clock: time arrives on the command.' },
+  { selector: "NewExpression[callee.name='Date']", message: 'engine/ must not read the clock: time arrives on the command.' },
+  { selector: "CallExpression[callee.name='Date']", message: 'engine/ must not read the clock.' },
+  { selector: "MemberExpression[object.name='performance']", message: 'engine/ must not read the clock.' },
+  { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'engine/ must not use randomness.' },
+  { selector: "MemberExpression[object.name='process']", message: 'engine/ must not read the process (environment, clock, argv).' },
+  { selector: "MemberExpression[property.name=/^(randomUUID|randomBytes|randomInt|getRandomValues|hrtime)$/]", message: 'engine/ must not use randomness or the high-resolution clock.' },
+  { selector: "Identifier[name=/^(setTimeout|setInterval|setImmediate|queueMicrotask)$/]", message: 'engine/ must not schedule work: it is driven by commands only.' },
+];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.kafka/**', 'coverage/**', '.tap/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['engine/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...nondeterminism],
+      'no-restricted-globals': ['error', 'process', 'performance', 'crypto', 'fetch', 'setTimeout', 'setInterval'],
+      'no-restricted-imports': ['error', {
+        paths: ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'net', 'node:net', 'http', 'node:http', 'child_process', 'node:child_process', 'os', 'node:os', 'worker_threads', 'node:worker_threads'],
+        patterns: [{ group: ['../api/*', '../projections/*', '../log/*', '../host/*', '../config/*'], message: 'engine/ depends on nothing outside itself.' }],
+      }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+);
