@@ -1,0 +1,8 @@
+// Public surface of the configuration module.
+export { SETTINGS, SETTING_NAMES, envVarOf, flagOf, defaultText } from './settings.js';
+export type { Config, Setting, SettingName } from './settings.js';
+export { parseConfig, loadConfig, loadConfigOrExit, formatProblems, ConfigError } from './loadConfig.js';
+export type { ConfigProblem, LoadResult, ValueSource, Env } from './loadConfig.js';
+export { renderHelp, renderSettingsTable } from './configDocs.js';
+export { parseCidr } from './valueKinds.js';
+export type { Cidr, ValueKind } from './valueKinds.js';
