@@ -4,8 +4,9 @@
 # tap itself writes at the end of its raw TAP stream ("# { total: T, pass: P, fail: F, ... }"), so a run in
 # which no test executed shows as "0 passed, 0 failed" (and fails).
 #
-# tap picks its reporter: `base` on a colour terminal, raw TAP otherwise (CI logs then carry every failure's
-# diagnostics). Either way the raw stream is also saved with --output-file, and the counts come from there.
+# On a terminal tap shows its `base` report and saves the raw TAP stream with --output-file; elsewhere (CI,
+# pipes) it prints raw TAP, which carries every failure's diagnostics, and tee saves it (tap's --output-file
+# together with its `tap` reporter would print every line twice). The counts come from the saved stream.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,8 +49,13 @@ step lint "$bin/eslint" .
 # --------------------------------------------------------------------------------------------------------
 
 echo "== tests: tap"
-"$bin/tap" --output-file "$raw_tap"
-tap_status=$?
+if [[ -t 1 ]]; then
+  "$bin/tap" --reporter=base --output-file "$raw_tap"
+  tap_status=$?
+else
+  "$bin/tap" --reporter=tap | tee "$raw_tap"
+  tap_status=${PIPESTATUS[0]}
+fi
 
 summary=$(grep -E '^# \{ total: [0-9]+' "$raw_tap" | tail -n 1)
 if [[ -z "$summary" ]]; then
