@@ -12,7 +12,10 @@ const nondeterminism = [
   { selector: "MemberExpression[object.name='process']", message: 'engine/ must not read the process (environment, clock, argv).' },
   { selector: "MemberExpression[property.name=/^(randomUUID|randomBytes|randomInt|getRandomValues|hrtime)$/]", message: 'engine/ must not use randomness or the high-resolution clock.' },
   { selector: "Identifier[name=/^(setTimeout|setInterval|setImmediate|queueMicrotask)$/]", message: 'engine/ must not schedule work: it is driven by commands only.' },
+  { selector: "CallExpression[callee.name=/^random/]", message: 'engine/ must not use randomness.' },
 ];
+
+const randomFromCrypto = ['randomUUID', 'randomBytes', 'randomInt', 'randomFill', 'randomFillSync', 'getRandomValues', 'webcrypto', 'generateKey', 'generateKeyPair', 'generateKeyPairSync'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.kafka/**', 'coverage/**', '.tap/**'] },
@@ -28,7 +31,10 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', ...nondeterminism],
       'no-restricted-globals': ['error', 'process', 'performance', 'crypto', 'fetch', 'setTimeout', 'setInterval'],
       'no-restricted-imports': ['error', {
-        paths: ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'net', 'node:net', 'http', 'node:http', 'child_process', 'node:child_process', 'os', 'node:os', 'worker_threads', 'node:worker_threads'],
+        paths: [
+          { name: 'crypto', importNames: randomFromCrypto, message: 'engine/ must not use randomness (hashing is fine).' },
+          { name: 'node:crypto', importNames: randomFromCrypto, message: 'engine/ must not use randomness (hashing is fine).' },
+          'fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'net', 'node:net', 'http', 'node:http', 'child_process', 'node:child_process', 'os', 'node:os', 'worker_threads', 'node:worker_threads'],
         patterns: [{ group: ['../api/*', '../projections/*', '../log/*', '../host/*', '../config/*'], message: 'engine/ depends on nothing outside itself.' }],
       }],
       '@typescript-eslint/no-explicit-any': 'error',

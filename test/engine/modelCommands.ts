@@ -1,0 +1,166 @@
+// Generators for model-based tests: plain "ops" drawn by fast-check, turned into engine commands by a
+// deterministic interpreter. Generators are skewed towards the interesting cases: prices near the spread,
+// sizes around the minimum, cancels of unknown ids, self-trades (few accounts), off-tick prices after tick
+// changes, rare resolutions.
+
+import fc from 'fast-check';
+import type { Command } from '../../engine/index.js';
+
+export const ACCOUNTS = ['0xa1', '0xa2', '0xa3', '0xa4'] as const;
+export const MARKETS = [
+  { conditionId: '0xm1', tokenIds: ['11', '12'] as [string, string] },
+  { conditionId: '0xm2', tokenIds: ['21', '22'] as [string, string] },
+] as const;
+export const START = 1_700_000_000_000;
+
+export type Op =
+  | { kind: 'place'; acct: number; market: number; outcome: 0 | 1; side: 'BUY' | 'SELL'; priceMilli: number; lots: number; orderType: 'GTC' | 'GTD' | 'FOK' | 'FAK'; postOnly: boolean; lifetimeSec: number }
+  | { kind: 'placeRaw'; acct: number; market: number; outcome: 0 | 1; side: 'BUY' | 'SELL'; makerAmount: number; takerAmount: number; orderType: 'GTC' | 'FOK' | 'FAK' }
+  | { kind: 'cancel'; acct: number; pick: number }
+  | { kind: 'cancelAll'; acct: number }
+  | { kind: 'cancelMarket'; acct: number; market: number; byToken: boolean }
+  | { kind: 'advance'; ms: number }
+  | { kind: 'split' | 'merge'; acct: number; market: number; amount: number }
+  | { kind: 'deposit' | 'withdraw'; acct: number; amount: number }
+  | { kind: 'pause' | 'resume'; market: number }
+  | { kind: 'tick'; market: number; tick: number }
+  | { kind: 'fees'; market: number; maker: number; taker: number }
+  | { kind: 'resolve'; market: number; winner: 0 | 1 }
+  | { kind: 'redeem'; acct: number; market: number };
+
+const acct = fc.integer({ min: 0, max: ACCOUNTS.length - 1 });
+const market = fc.integer({ min: 0, max: MARKETS.length - 1 });
+const outcome = fc.constantFrom<0 | 1>(0, 1);
+const side = fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL');
+/** Prices in thousandths: mostly on the 0.01 tick near the middle, sometimes anywhere, sometimes invalid. */
+const priceMilli = fc.oneof(
+  { weight: 8, arbitrary: fc.integer({ min: 40, max: 60 }).map((c) => c * 10) },
+  { weight: 2, arbitrary: fc.integer({ min: 1, max: 99 }).map((c) => c * 10) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 999 }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, 1000, 995, 5) },
+);
+/** Sizes in lots of 0.01 share; the model markets' minimum is 1 share (100 lots). */
+const lots = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 100, max: 1_500 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 120 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 1_500, max: 200_000 }) },
+);
+const amount = fc.oneof(fc.integer({ min: 1, max: 50_000_000 }), fc.constantFrom(0, -5, 2 ** 53));
+
+export const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 30, arbitrary: fc.record({ kind: fc.constant('place' as const), acct, market, outcome, side, priceMilli, lots, orderType: fc.constantFrom('GTC', 'GTC', 'GTC', 'GTD', 'FOK', 'FAK') as fc.Arbitrary<'GTC' | 'GTD' | 'FOK' | 'FAK'>, postOnly: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }), lifetimeSec: fc.integer({ min: 0, max: 600 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('placeRaw' as const), acct, market, outcome, side, makerAmount: fc.integer({ min: 1, max: 30_000_000 }), takerAmount: fc.integer({ min: 1, max: 60_000_000 }), orderType: fc.constantFrom('GTC', 'FOK', 'FAK') as fc.Arbitrary<'GTC' | 'FOK' | 'FAK'> }) },
+  { weight: 8, arbitrary: fc.record({ kind: fc.constant('cancel' as const), acct, pick: fc.integer({ min: 0, max: 1_000 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancelAll' as const), acct }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancelMarket' as const), acct, market, byToken: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 120_000 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('split' as const, 'merge' as const), acct, market, amount }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('deposit' as const, 'withdraw' as const), acct, amount }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('pause' as const, 'resume' as const), market }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), market, tick: fc.constantFrom(10_000, 1_000, 10_000, 100_000, 2_500, 7) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('fees' as const), market, maker: fc.integer({ min: 0, max: 300 }), taker: fc.integer({ min: 0, max: 300 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('redeem' as const), acct, market }) },
+);
+
+/** Rare by design: a resolution ends a market's trading for the rest of the run. */
+export const resolveArb: fc.Arbitrary<Op> = fc.record({ kind: fc.constant('resolve' as const), market, winner: outcome });
+
+export const opsArb = (maxLength: number): fc.Arbitrary<Op[]> =>
+  fc.array(fc.oneof({ weight: 60, arbitrary: opArb }, { weight: 1, arbitrary: resolveArb }), { maxLength, size: 'max' });
+
+/** The commands every run starts with: two markets, funded accounts holding full sets of both. */
+export function genesis(): Command[] {
+  const cmds: Command[] = [];
+  for (const m of MARKETS) {
+    cmds.push({ type: 'ListMarket', time: START, conditionId: m.conditionId, tokenIds: m.tokenIds, tickSize: 10_000, minSize: 1_000_000, makerFeeBps: 0, takerFeeBps: 30, negRisk: false });
+  }
+  for (const a of ACCOUNTS) {
+    cmds.push({ type: 'Deposit', time: START, account: a, amount: 10_000_000_000 });
+    for (const m of MARKETS) cmds.push({ type: 'Split', time: START, account: a, conditionId: m.conditionId, amount: 500_000_000 });
+  }
+  return cmds;
+}
+
+/** Turns ops into commands. Order ids are numbered; cancels pick among the ids issued so far (or a bogus one). */
+export function toCommands(ops: readonly Op[]): Command[] {
+  let time = START;
+  let next = 0;
+  const issued: { id: string; acct: number }[] = [];
+  const out: Command[] = [];
+  for (const op of ops) {
+    time += 7;
+    switch (op.kind) {
+      case 'place': {
+        const m = MARKETS[op.market] ?? MARKETS[0];
+        const qty = op.lots * 10_000;
+        const price = op.priceMilli * 1_000;
+        const cash = Math.round((qty * price) / 1_000_000);
+        const id = `0xo${next++}`;
+        issued.push({ id, acct: op.acct });
+        out.push({
+          type: 'PlaceOrder', time, orderId: id, account: ACCOUNTS[op.acct] ?? ACCOUNTS[0], owner: `key${op.acct}`, tokenId: m.tokenIds[op.outcome],
+          side: op.side, makerAmount: op.side === 'BUY' ? cash : qty, takerAmount: op.side === 'BUY' ? qty : cash, orderType: op.orderType,
+          postOnly: op.postOnly && (op.orderType === 'GTC' || op.orderType === 'GTD' || op.lots % 7 === 0),
+          expiration: op.orderType === 'GTD' ? Math.floor(time / 1000) + op.lifetimeSec : 0, dedupeUntil: time + 300_000,
+        });
+        break;
+      }
+      case 'placeRaw': {
+        const m = MARKETS[op.market] ?? MARKETS[0];
+        const id = `0xr${next++}`;
+        issued.push({ id, acct: op.acct });
+        out.push({
+          type: 'PlaceOrder', time, orderId: id, account: ACCOUNTS[op.acct] ?? ACCOUNTS[0], owner: `key${op.acct}`, tokenId: m.tokenIds[op.outcome],
+          side: op.side, makerAmount: op.makerAmount, takerAmount: op.takerAmount, orderType: op.orderType, postOnly: false, expiration: 0, dedupeUntil: time + 300_000,
+        });
+        break;
+      }
+      case 'cancel': {
+        const target = issued.length === 0 || op.pick % 10 === 9 ? { id: `0xunknown${op.pick}`, acct: op.acct } : issued[op.pick % issued.length];
+        // Mostly the owner cancels; sometimes another account tries.
+        const who = op.pick % 5 === 4 ? op.acct : (target?.acct ?? op.acct);
+        out.push({ type: 'CancelOrder', time, orderId: target?.id ?? '0x', account: ACCOUNTS[who] ?? ACCOUNTS[0] });
+        break;
+      }
+      case 'cancelAll':
+        out.push({ type: 'CancelAll', time, account: ACCOUNTS[op.acct] ?? ACCOUNTS[0] });
+        break;
+      case 'cancelMarket': {
+        const m = MARKETS[op.market] ?? MARKETS[0];
+        out.push(op.byToken
+          ? { type: 'CancelMarketOrders', time, account: ACCOUNTS[op.acct] ?? ACCOUNTS[0], tokenId: m.tokenIds[op.acct % 2] }
+          : { type: 'CancelMarketOrders', time, account: ACCOUNTS[op.acct] ?? ACCOUNTS[0], conditionId: m.conditionId });
+        break;
+      }
+      case 'advance':
+        time += op.ms;
+        out.push({ type: 'AdvanceTime', time });
+        break;
+      case 'split':
+      case 'merge':
+        out.push({ type: op.kind === 'split' ? 'Split' : 'Merge', time, account: ACCOUNTS[op.acct] ?? ACCOUNTS[0], conditionId: (MARKETS[op.market] ?? MARKETS[0]).conditionId, amount: op.amount });
+        break;
+      case 'deposit':
+      case 'withdraw':
+        out.push({ type: op.kind === 'deposit' ? 'Deposit' : 'Withdraw', time, account: ACCOUNTS[op.acct] ?? ACCOUNTS[0], amount: op.amount });
+        break;
+      case 'pause':
+      case 'resume':
+        out.push({ type: op.kind === 'pause' ? 'PauseMarket' : 'ResumeMarket', time, conditionId: (MARKETS[op.market] ?? MARKETS[0]).conditionId });
+        break;
+      case 'tick':
+        out.push({ type: 'UpdateMarket', time, conditionId: (MARKETS[op.market] ?? MARKETS[0]).conditionId, tickSize: op.tick });
+        break;
+      case 'fees':
+        out.push({ type: 'UpdateMarket', time, conditionId: (MARKETS[op.market] ?? MARKETS[0]).conditionId, makerFeeBps: op.maker, takerFeeBps: op.taker });
+        break;
+      case 'resolve':
+        out.push({ type: 'ResolveMarket', time, conditionId: (MARKETS[op.market] ?? MARKETS[0]).conditionId, winningOutcome: op.winner });
+        break;
+      case 'redeem':
+        out.push({ type: 'Redeem', time, account: ACCOUNTS[op.acct] ?? ACCOUNTS[0], conditionId: (MARKETS[op.market] ?? MARKETS[0]).conditionId });
+        break;
+    }
+  }
+  return out;
+}
