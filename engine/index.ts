@@ -14,5 +14,7 @@ export { referenceBookFactory } from './book/referenceBook.js';
 export type { BookFactory, OrderBook, PriceLevel } from './book/orderBook.js';
 export * from './units.js';
 export { MARKET_TRANSITIONS } from './market.js';
+export { exportSnapshot, restoreSnapshot, SNAPSHOT_FORMAT } from './snapshot.js';
+export type { EngineSnapshot } from './snapshot.js';
 export { ORDER_TRANSITIONS } from './order.js';
 export type { OrderStatus } from './order.js';

@@ -48,25 +48,36 @@ const lots = fc.oneof(
 const amount = fc.oneof(fc.integer({ min: 1, max: 50_000_000 }), fc.constantFrom(0, -5, 2 ** 53));
 
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 30, arbitrary: fc.record({ kind: fc.constant('place' as const), acct, market, outcome, side, priceMilli, lots, orderType: fc.constantFrom('GTC', 'GTC', 'GTC', 'GTD', 'FOK', 'FAK') as fc.Arbitrary<'GTC' | 'GTD' | 'FOK' | 'FAK'>, postOnly: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }), lifetimeSec: fc.integer({ min: 0, max: 600 }) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('placeRaw' as const), acct, market, outcome, side, makerAmount: fc.integer({ min: 1, max: 30_000_000 }), takerAmount: fc.integer({ min: 1, max: 60_000_000 }), orderType: fc.constantFrom('GTC', 'FOK', 'FAK') as fc.Arbitrary<'GTC' | 'FOK' | 'FAK'> }) },
-  { weight: 8, arbitrary: fc.record({ kind: fc.constant('cancel' as const), acct, pick: fc.integer({ min: 0, max: 1_000 }) }) },
+  { weight: 120, arbitrary: fc.record({ kind: fc.constant('place' as const), acct, market, outcome, side, priceMilli, lots, orderType: fc.constantFrom('GTC', 'GTC', 'GTC', 'GTD', 'FOK', 'FAK') as fc.Arbitrary<'GTC' | 'GTD' | 'FOK' | 'FAK'>, postOnly: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }), lifetimeSec: fc.integer({ min: 0, max: 600 }) }) },
+  { weight: 8, arbitrary: fc.record({ kind: fc.constant('placeRaw' as const), acct, market, outcome, side, makerAmount: fc.integer({ min: 1, max: 30_000_000 }), takerAmount: fc.integer({ min: 1, max: 60_000_000 }), orderType: fc.constantFrom('GTC', 'FOK', 'FAK') as fc.Arbitrary<'GTC' | 'FOK' | 'FAK'> }) },
+  { weight: 20, arbitrary: fc.record({ kind: fc.constant('cancel' as const), acct, pick: fc.integer({ min: 0, max: 1_000 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancelAll' as const), acct }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancelMarket' as const), acct, market, byToken: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 120_000 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('split' as const, 'merge' as const), acct, market, amount }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('deposit' as const, 'withdraw' as const), acct, amount }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('pause' as const, 'resume' as const), market }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('tick' as const), market, tick: fc.constantFrom(10_000, 1_000, 10_000, 100_000, 2_500, 7) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('fees' as const), market, maker: fc.integer({ min: 0, max: 300 }), taker: fc.integer({ min: 0, max: 300 }) }) },
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 120_000 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom('split' as const, 'merge' as const), acct, market, amount }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom('deposit' as const, 'withdraw' as const), acct, amount }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('pause' as const), market }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('resume' as const), market }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('tick' as const), market, tick: fc.constantFrom(10_000, 1_000, 10_000, 100_000, 2_500, 7) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('fees' as const), market, maker: fc.integer({ min: 0, max: 300 }), taker: fc.integer({ min: 0, max: 300 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('redeem' as const), acct, market }) },
 );
 
 /** Rare by design: a resolution ends a market's trading for the rest of the run. */
 export const resolveArb: fc.Arbitrary<Op> = fc.record({ kind: fc.constant('resolve' as const), market, winner: outcome });
 
+/**
+ * A session: a long trading phase, then perhaps a resolution of one market, then a short tail in which
+ * redeems, refused orders on the resolved market and further trading on the other happen.
+ */
 export const opsArb = (maxLength: number): fc.Arbitrary<Op[]> =>
-  fc.array(fc.oneof({ weight: 60, arbitrary: opArb }, { weight: 1, arbitrary: resolveArb }), { maxLength, size: 'max' });
+  fc
+    .tuple(
+      fc.array(opArb, { maxLength, size: 'max' }),
+      fc.option(resolveArb, { freq: 3 }),
+      fc.array(fc.oneof(opArb, fc.record({ kind: fc.constant('redeem' as const), acct, market })), { maxLength: Math.ceil(maxLength / 10), size: 'max' }),
+    )
+    .map(([trading, resolution, tail]) => (resolution === null ? trading : [...trading, resolution, ...tail]));
 
 /** The commands every run starts with: two markets, funded accounts holding full sets of both. */
 export function genesis(): Command[] {
