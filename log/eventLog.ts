@@ -1,0 +1,53 @@
+// The event log: the durable, ordered record of every command the engine applied and the events it
+// produced. Two implementations: the embedded journal (journal/) and a Kafka topic (kafka/).
+//
+// Contract:
+// - Records carry a position: 1, 2, 3, ... with no gaps. append() takes records in position order that
+//   continue the log; it resolves only when every record is durable (journal: written and fsynced; Kafka:
+//   acknowledged by all in-sync replicas), and rejects otherwise.
+// - append() is idempotent by position: records at or below the last durable position are skipped, so a
+//   retry after an ambiguous failure (the write landed but the call failed) never duplicates. After a
+//   failure an implementation re-learns its last position from storage before it appends again.
+// - read(from) yields the records from position `from` on, in order, then ends; follow() keeps yielding
+//   records as they are appended until its signal aborts.
+
+import type { Command, EngineEvent } from '../engine/index.js';
+
+export interface LogRecord {
+  /** Position in the log: 1, 2, 3, ... without gaps. */
+  readonly pos: number;
+  readonly command: Command;
+  /** The events the engine produced for the command (checked on replay, consumed by projections). */
+  readonly events: readonly EngineEvent[];
+}
+
+export interface EventLog {
+  /** Last durable position (0 for an empty log). */
+  readonly lastPos: number;
+  /** Makes `records` durable; resolves when they are. Skips records at or below lastPos. */
+  append(records: readonly LogRecord[]): Promise<void>;
+  /** Records from `from` (inclusive) up to the end of the log as it is now. */
+  read(from: number): AsyncIterable<LogRecord>;
+  /** Records from `from` on, waiting for new ones, until `signal` aborts. */
+  follow(from: number, signal: AbortSignal): AsyncIterable<LogRecord>;
+  close(): Promise<void>;
+}
+
+/** An append that cannot succeed by retrying (fenced writer, corrupt storage, closed log). */
+export class FatalLogError extends Error {
+  override readonly name = 'FatalLogError';
+  readonly retriable = false;
+}
+
+/** The log refuses to open: its contents are damaged in a way start-up must not paper over. */
+export class LogCorruptError extends Error {
+  override readonly name = 'LogCorruptError';
+  readonly retriable = false;
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
