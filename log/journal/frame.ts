@@ -1,0 +1,46 @@
+// The journal's on-disk frame around one encoded record:
+//   u32 payload length | u32 CRC-32 of (position bytes + payload) | f64 position | payload
+// (big-endian). The checksum covers the position, so a frame copied to the wrong place is caught too.
+
+import { crc32 } from 'node:zlib';
+
+export const FRAME_HEADER = 16;
+
+export function frameSize(payloadLength: number): number {
+  return FRAME_HEADER + payloadLength;
+}
+
+/** Writes one frame at `offset` of `out`; returns the offset after it. */
+export function writeFrame(out: Buffer, offset: number, pos: number, payload: Buffer): number {
+  out.writeUInt32BE(payload.length, offset);
+  out.writeDoubleBE(pos, offset + 8);
+  const crc = crc32(payload, crc32(out.subarray(offset + 8, offset + 16)));
+  out.writeUInt32BE(crc, offset + 4);
+  payload.copy(out, offset + FRAME_HEADER);
+  return offset + FRAME_HEADER + payload.length;
+}
+
+export type FrameRead =
+  | { readonly kind: 'frame'; readonly pos: number; readonly payload: Buffer; readonly next: number }
+  /** Fewer bytes remain than the frame needs: the end of what was written (or a torn write). */
+  | { readonly kind: 'incomplete' }
+  /** A complete frame whose checksum does not match. */
+  | { readonly kind: 'bad-checksum'; readonly next: number };
+
+/** Reads the frame at `offset` of `buf` (which holds bytes up to `end`). */
+export function readFrame(buf: Buffer, offset: number, end: number): FrameRead {
+  if (end - offset < FRAME_HEADER) return { kind: 'incomplete' };
+  const length = buf.readUInt32BE(offset);
+  const next = offset + FRAME_HEADER + length;
+  if (next > end) return { kind: 'incomplete' };
+  const expected = buf.readUInt32BE(offset + 4);
+  const actual = crc32(buf.subarray(offset + FRAME_HEADER, next), crc32(buf.subarray(offset + 8, offset + 16)));
+  if (actual !== expected) return { kind: 'bad-checksum', next };
+  return { kind: 'frame', pos: buf.readDoubleBE(offset + 8), payload: buf.subarray(offset + FRAME_HEADER, next), next };
+}
+
+/** True when every byte from `offset` to `end` is zero (a preallocated or zero-filled tail). */
+export function allZero(buf: Buffer, offset: number, end: number): boolean {
+  for (let i = offset; i < end; i++) if (buf[i] !== 0) return false;
+  return true;
+}

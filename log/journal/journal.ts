@@ -1,0 +1,259 @@
+// The embedded journal: the default EventLog, append-only segment files under the data directory.
+//
+// - Group commit: append(batch) encodes every record of the batch into one buffer, writes it with one write
+//   and makes it durable with one fdatasync; the promise resolves after that, never before.
+// - Segments roll after an append once the current one has reached the configured size; a new segment file
+//   is made durable in its directory (fsync of the directory) before records go into it.
+// - Opening recovers: the last segment is scanned; a torn tail (an incomplete frame, or a bad checksum on the
+//   last frame or on a zero-filled remainder) is truncated away and reported in `recovery`; a bad frame with
+//   valid data after it, or a position out of sequence, refuses start-up with LogCorruptError naming the file
+//   and byte offset. Earlier segments are checked as they are read.
+// - A failed write or fsync is fatal (FatalLogError): after a failed fsync the kernel may have dropped the
+//   data, so the only safe continuation is a restart, which recovers from what is really on disk.
+
+import { EventEmitter } from 'node:events';
+import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { EventLog, LogRecord } from '../eventLog.js';
+import { FatalLogError, LogCorruptError } from '../eventLog.js';
+import { decodeRecord, encodeRecord } from '../recordCodec.js';
+import { FRAME_HEADER, allZero, readFrame, writeFrame } from './frame.js';
+import { listSegments, segmentName, type Segment } from './segments.js';
+import { lockJournal } from './journalLock.js';
+
+export interface JournalOptions {
+  /** Directory of the segment files (created if missing). */
+  readonly dir: string;
+  /** A segment is closed and a new one started once it reaches this many bytes. */
+  readonly segmentBytes: number;
+  /** How often follow() looks for records appended by another process (ms). */
+  readonly pollMs?: number;
+}
+
+export interface JournalRecovery {
+  readonly file: string;
+  /** Bytes cut from the end of the last segment (0 when the tail was clean). */
+  readonly truncatedBytes: number;
+}
+
+/** A raw record: its position and its encoded bytes (see recordCodec.ts). */
+export interface EncodedRecord {
+  readonly pos: number;
+  readonly bytes: Buffer;
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export class Journal implements EventLog {
+  private readonly appended = new EventEmitter();
+  private failed: Error | null = null;
+  private closed = false;
+  private busy: Promise<void> = Promise.resolve();
+  private unlock: () => Promise<void> = async () => undefined;
+
+  private constructor(
+    private readonly options: JournalOptions,
+    private readonly segments: Segment[],
+    private handle: FileHandle,
+    private size: number,
+    private last: number,
+    readonly recovery: JournalRecovery,
+  ) {
+    this.appended.setMaxListeners(0);
+  }
+
+  static async open(options: JournalOptions): Promise<Journal> {
+    await mkdir(options.dir, { recursive: true });
+    const unlock = await lockJournal(options.dir);
+    try {
+      const journal = await Journal.openLocked(options);
+      journal.unlock = unlock;
+      return journal;
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
+  }
+
+  private static async openLocked(options: JournalOptions): Promise<Journal> {
+    const segments = await listSegments(options.dir);
+    if (segments.length === 0) {
+      const first: Segment = { firstPos: 1, path: join(options.dir, segmentName(1)) };
+      const handle = await open(first.path, 'a+');
+      await syncDirectory(options.dir);
+      return new Journal(options, [first], handle, 0, 0, { file: first.path, truncatedBytes: 0 });
+    }
+    const tail = segments[segments.length - 1] as Segment;
+    const { validBytes, lastPos, fileBytes } = await Journal.scanTail(tail);
+    const handle = await open(tail.path, 'r+');
+    if (validBytes < fileBytes) {
+      await handle.truncate(validBytes);
+      await handle.sync();
+    }
+    await handle.close();
+    const appendHandle = await open(tail.path, 'a+');
+    return new Journal(options, segments, appendHandle, validBytes, lastPos, { file: tail.path, truncatedBytes: fileBytes - validBytes });
+  }
+
+  /** Validates the last segment: where its valid frames end and the last position in it. */
+  private static async scanTail(segment: Segment): Promise<{ validBytes: number; lastPos: number; fileBytes: number }> {
+    const buf = await readFile(segment.path);
+    let offset = 0;
+    let expected = segment.firstPos;
+    for (;;) {
+      const frame = readFrame(buf, offset, buf.length);
+      if (frame.kind === 'incomplete') break;
+      if (frame.kind === 'bad-checksum') {
+        if (frame.next >= buf.length || allZero(buf, offset, buf.length)) break;
+        throw new LogCorruptError(`journal segment ${segment.path} is corrupt at byte ${offset}: checksum mismatch with valid data after it; refusing to start`, segment.path, offset);
+      }
+      if (frame.pos !== expected) {
+        throw new LogCorruptError(`journal segment ${segment.path} is corrupt at byte ${offset}: position ${frame.pos} where ${expected} was expected; refusing to start`, segment.path, offset);
+      }
+      expected += 1;
+      offset = frame.next;
+    }
+    return { validBytes: offset, lastPos: expected - 1, fileBytes: buf.length };
+  }
+
+  get lastPos(): number {
+    return this.last;
+  }
+
+  /** The directory the journal lives in. */
+  get dir(): string {
+    return this.options.dir;
+  }
+
+  append(records: readonly LogRecord[]): Promise<void> {
+    const run = this.busy.then(() => this.appendNow(records));
+    this.busy = run.catch(() => undefined);
+    return run;
+  }
+
+  private async appendNow(records: readonly LogRecord[]): Promise<void> {
+    if (this.closed) throw new FatalLogError('the journal is closed');
+    if (this.failed !== null) throw new FatalLogError(`the journal failed earlier and needs a restart: ${this.failed.message}`);
+    const fresh = records.filter((r) => r.pos > this.last);
+    if (fresh.length === 0) return;
+    fresh.forEach((r, i) => {
+      if (r.pos !== this.last + 1 + i) throw new FatalLogError(`append would leave a gap: position ${r.pos} after ${this.last + i}`);
+    });
+    const payloads = fresh.map(encodeRecord);
+    let total = 0;
+    for (const p of payloads) total += FRAME_HEADER + p.length;
+    const out = Buffer.allocUnsafe(total);
+    let offset = 0;
+    payloads.forEach((payload, i) => {
+      offset = writeFrame(out, offset, (fresh[i] as LogRecord).pos, payload);
+    });
+    try {
+      let written = 0;
+      while (written < out.length) {
+        const { bytesWritten } = await this.handle.write(out, written, out.length - written);
+        written += bytesWritten;
+      }
+      await this.handle.datasync();
+    } catch (error) {
+      this.failed = error instanceof Error ? error : new Error(String(error));
+      throw new FatalLogError(`journal write to ${this.currentPath()} failed: ${this.failed.message}`);
+    }
+    this.size += out.length;
+    this.last = (fresh[fresh.length - 1] as LogRecord).pos;
+    if (this.size >= this.options.segmentBytes) await this.roll();
+    this.appended.emit('append', this.last);
+  }
+
+  private currentPath(): string {
+    return (this.segments[this.segments.length - 1] as Segment).path;
+  }
+
+  private async roll(): Promise<void> {
+    const next: Segment = { firstPos: this.last + 1, path: join(this.options.dir, segmentName(this.last + 1)) };
+    const handle = await open(next.path, 'a+');
+    await syncDirectory(this.options.dir);
+    await this.handle.close();
+    this.handle = handle;
+    this.segments.push(next);
+    this.size = 0;
+  }
+
+  /** Encoded records from `from` up to the durable end, without decoding them (replay parses commands only). */
+  async *readEncoded(from: number, until = this.last): AsyncGenerator<EncodedRecord> {
+    const start = Math.max(from, 1);
+    for (let i = 0; i < this.segments.length; i++) {
+      const segment = this.segments[i] as Segment;
+      const nextFirst = this.segments[i + 1]?.firstPos ?? Number.POSITIVE_INFINITY;
+      if (nextFirst <= start || segment.firstPos > until) continue;
+      const isTail = i === this.segments.length - 1;
+      const buf = await readFile(segment.path);
+      const end = isTail ? Math.min(buf.length, this.size) : buf.length;
+      let offset = 0;
+      let expected = segment.firstPos;
+      while (offset < end && expected <= until) {
+        const frame = readFrame(buf, offset, end);
+        if (frame.kind !== 'frame') {
+          throw new LogCorruptError(`journal segment ${basename(segment.path)} is corrupt at byte ${offset} (${frame.kind}); refusing to read past it`, segment.path, offset);
+        }
+        if (frame.pos !== expected) {
+          throw new LogCorruptError(`journal segment ${basename(segment.path)} is corrupt at byte ${offset}: position ${frame.pos} where ${expected} was expected`, segment.path, offset);
+        }
+        if (frame.pos >= start) yield { pos: frame.pos, bytes: frame.payload };
+        expected += 1;
+        offset = frame.next;
+      }
+    }
+  }
+
+  async *read(from: number): AsyncGenerator<LogRecord> {
+    for await (const { bytes } of this.readEncoded(from)) yield decodeRecord(bytes);
+  }
+
+  async *follow(from: number, signal: AbortSignal): AsyncGenerator<LogRecord> {
+    let next = Math.max(from, 1);
+    while (!signal.aborted) {
+      if (next <= this.last) {
+        for await (const record of this.read(next)) {
+          yield record;
+          next = record.pos + 1;
+          if (signal.aborted) return;
+        }
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          this.appended.off('append', done);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, this.options.pollMs ?? 200);
+        this.appended.on('append', done);
+        signal.addEventListener('abort', done);
+      });
+    }
+  }
+
+  /** Bytes on disk over all segments (for metrics and benchmarks). */
+  async bytesOnDisk(): Promise<number> {
+    let total = 0;
+    for (const s of this.segments) total += (await stat(s.path)).size;
+    return total;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.busy;
+    await this.handle.close();
+    await this.unlock();
+    this.appended.emit('append', this.last);
+  }
+}
