@@ -1,0 +1,185 @@
+// The engine host: the one writer. It takes commands from a queue, applies a batch of them per turn of the
+// event loop (stamping each with the host clock), appends that batch's records in one append, and only then
+// releases the replies. While an append is in flight, new commands wait for the next batch (group commit).
+//
+// An append that fails is retried (appends are idempotent by position, so a retry after an ambiguous failure
+// cannot duplicate); one that fails for good (a FatalLogError, or the retries run out) stops the engine:
+// every waiting command is answered with EngineStoppedError and no reply is ever sent for a command whose
+// events are not durable. The in-memory state may then be ahead of the log; only a restart (snapshot + log)
+// brings the engine back.
+
+import type { Command, Engine, EngineEvent } from '../engine/index.js';
+import { exportSnapshot } from '../engine/index.js';
+import type { EventLog, LogRecord } from '../log/eventLog.js';
+import { FatalLogError } from '../log/eventLog.js';
+import type { SnapshotStore } from './snapshotStore.js';
+
+/** A command as clients submit it: the host stamps the time. */
+export type Submission = Command extends infer C ? (C extends Command ? Omit<C, 'time'> : never) : never;
+
+export class EngineStoppedError extends Error {
+  override readonly name = 'EngineStoppedError';
+  readonly retriable = false;
+  constructor(readonly reason: string) {
+    super(`the engine has stopped: ${reason}`);
+  }
+}
+
+export interface EngineHostOptions {
+  /** Most commands in one batch (one append, one fsync). */
+  readonly maxBatch: number;
+  /** Host clock (ms); the only clock the engine's commands see. */
+  readonly clock: () => number;
+  /** Write a snapshot after this many events since the last one (0 = never). */
+  readonly snapshotEvery?: number;
+  readonly snapshots?: SnapshotStore;
+  /** Append attempts before giving up (default 5), with doubling backoff from retryDelayMs (default 20). */
+  readonly appendAttempts?: number;
+  readonly retryDelayMs?: number;
+  /** Called once when the engine stops for good. */
+  readonly onStop?: (error: Error) => void;
+  /** Called after each durable batch (WebSocket fan-out, metrics). */
+  readonly onDurable?: (records: readonly LogRecord[]) => void;
+  /** Called when a snapshot could not be written (the engine carries on: the log is the source of truth). */
+  readonly onSnapshotError?: (error: Error) => void;
+}
+
+interface Pending {
+  readonly submission: Submission;
+  readonly resolve: (events: EngineEvent[]) => void;
+  readonly reject: (error: Error) => void;
+  events?: EngineEvent[];
+}
+
+export class EngineHost {
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private appending = false;
+  private stopError: Error | null = null;
+  private pos: number;
+  private lastSnapshotSeq: number;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    readonly engine: Engine,
+    readonly log: EventLog,
+    private readonly options: EngineHostOptions,
+  ) {
+    this.pos = log.lastPos;
+    this.lastSnapshotSeq = engine.seq;
+  }
+
+  /** Last durable log position. */
+  get position(): number {
+    return this.pos;
+  }
+
+  get stopped(): Error | null {
+    return this.stopError;
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Applies a command; resolves with its events once they are durable. */
+  submit(submission: Submission): Promise<EngineEvent[]> {
+    if (this.stopError !== null) return Promise.reject(new EngineStoppedError(this.stopError.message));
+    return new Promise<EngineEvent[]>((resolve, reject) => {
+      this.queue.push({ submission, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.appending || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => void this.turn());
+  }
+
+  private async turn(): Promise<void> {
+    this.scheduled = false;
+    if (this.stopError !== null || this.queue.length === 0) return this.settleIdle();
+    const batch = this.queue.splice(0, this.options.maxBatch);
+    const records: LogRecord[] = [];
+    for (const pending of batch) {
+      const command = { ...pending.submission, time: this.options.clock() } as Command;
+      const events = this.engine.apply(command);
+      pending.events = events;
+      records.push({ pos: this.pos + records.length + 1, command, events });
+    }
+    this.appending = true;
+    try {
+      await this.appendDurably(records);
+    } catch (error) {
+      this.appending = false;
+      this.stop(error instanceof Error ? error : new Error(String(error)), batch);
+      return;
+    }
+    this.appending = false;
+    this.pos = (records[records.length - 1] as LogRecord).pos;
+    for (const pending of batch) pending.resolve(pending.events ?? []);
+    this.options.onDurable?.(records);
+    await this.maybeSnapshot();
+    if (this.queue.length > 0) this.schedule();
+    else this.settleIdle();
+  }
+
+  private async appendDurably(records: readonly LogRecord[]): Promise<void> {
+    const attempts = this.options.appendAttempts ?? 5;
+    let delay = this.options.retryDelayMs ?? 20;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.log.append(records);
+        return;
+      } catch (error) {
+        if (error instanceof FatalLogError || attempt >= attempts) throw error;
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        delay *= 2;
+      }
+    }
+  }
+
+  private stop(error: Error, batch: readonly Pending[]): void {
+    if (this.stopError !== null) return;
+    this.stopError = error;
+    const stopped = new EngineStoppedError(error.message);
+    for (const pending of [...batch, ...this.queue]) pending.reject(stopped);
+    this.queue = [];
+    this.options.onStop?.(error);
+    this.settleIdle();
+  }
+
+  private async maybeSnapshot(): Promise<void> {
+    const every = this.options.snapshotEvery ?? 0;
+    const store = this.options.snapshots;
+    if (every <= 0 || store === undefined || this.engine.seq - this.lastSnapshotSeq < every) return;
+    await this.snapshotNow();
+  }
+
+  /** Writes a snapshot of the current (durable) state now. */
+  async snapshotNow(): Promise<string | undefined> {
+    const store = this.options.snapshots;
+    if (store === undefined || this.stopError !== null) return undefined;
+    this.lastSnapshotSeq = this.engine.seq;
+    try {
+      return await store.write({ format: 1, pos: this.pos, stateHash: this.engine.stateHash(), engine: exportSnapshot(this.engine) });
+    } catch (error) {
+      this.options.onSnapshotError?.(error instanceof Error ? error : new Error(String(error)));
+      return undefined;
+    }
+  }
+
+  /** Resolves when no command is queued or being made durable. */
+  idle(): Promise<void> {
+    if (!this.appending && !this.scheduled && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private settleIdle(): void {
+    if (this.appending || this.scheduled || this.queue.length > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}

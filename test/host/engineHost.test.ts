@@ -1,0 +1,145 @@
+// The engine host over the embedded journal: replies only after the append, one append per batch,
+// retries that cannot duplicate, a fatal append stops the engine, snapshots + replay reproduce the live
+// state hash, and a snapshot that does not restore to its recorded hash refuses start-up.
+
+import t from 'tap';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_ENGINE_CONFIG, Engine } from '../../engine/index.js';
+import { Journal } from '../../log/journal/journal.js';
+import type { LogRecord } from '../../log/eventLog.js';
+import { EngineHost, EngineStoppedError, type Submission } from '../../host/engineHost.js';
+import { SnapshotStore } from '../../host/snapshotStore.js';
+import { recover, RecoveryError } from '../../host/recovery.js';
+import { ScriptedLog } from '../support/logWrappers.js';
+import { sessionCommands } from '../support/records.js';
+
+let clock = 1_700_000_000_000;
+const tick = (): number => (clock += 1);
+
+function submissions(count: number): Submission[] {
+  return sessionCommands(count).map(({ time: _time, ...rest }) => rest as Submission);
+}
+
+async function setup(dir = mkdtempSync(join(tmpdir(), 'host-'))) {
+  const journal = await Journal.open({ dir: join(dir, 'journal'), segmentBytes: 1 << 20 });
+  const log = new ScriptedLog(journal);
+  const store = new SnapshotStore(join(dir, 'snapshots'));
+  return { dir, journal, log, store };
+}
+
+async function allRecords(journal: Journal): Promise<LogRecord[]> {
+  const out: LogRecord[] = [];
+  for await (const r of journal.read(1)) out.push(r);
+  return out;
+}
+
+t.test('a reply leaves only after its records are durable', async (t) => {
+  const { journal, log } = await setup();
+  const host = new EngineHost(new Engine(), log, { maxBatch: 100, clock: tick });
+  log.hold();
+  let replied = false;
+  const reply = host.submit(submissions(1)[0] as Submission).then((events) => {
+    replied = true;
+    t.ok(journal.lastPos >= 1, 'the record is in the journal when the reply is released');
+    return events;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.notOk(replied, 'no reply while the append is held');
+  t.equal(journal.lastPos, 0);
+  log.release();
+  const events = await reply;
+  t.match(events, [{ type: 'MarketListed' }]);
+  await journal.close();
+});
+
+t.test('a batch of commands is one append', async (t) => {
+  const { journal, log } = await setup();
+  const host = new EngineHost(new Engine(), log, { maxBatch: 1000, clock: tick });
+  const replies = submissions(300).map((s) => host.submit(s));
+  await Promise.all(replies);
+  t.equal(log.appendCalls, 1, 'one append (one fsync) for 300 commands submitted in one turn');
+  t.equal(journal.lastPos, 300);
+  const more = submissions(301).slice(300).map((s) => host.submit(s));
+  await Promise.all(more);
+  t.equal(log.appendCalls, 2);
+  await journal.close();
+});
+
+t.test('an append that lands but reports failure is retried without duplicates', async (t) => {
+  const { journal, log } = await setup();
+  const host = new EngineHost(new Engine(), log, { maxBatch: 100, clock: tick, retryDelayMs: 1 });
+  log.script = ['land-then-fail', 'fail'];
+  const replies = await Promise.all(submissions(20).map((s) => host.submit(s)));
+  t.equal(replies.length, 20, 'every command was answered');
+  t.equal(log.appendCalls, 3, 'two failures, then success');
+  const records = await allRecords(journal);
+  t.same(records.map((r) => r.pos), Array.from({ length: 20 }, (_, i) => i + 1), 'each record once');
+  await journal.close();
+});
+
+t.test('an append that fails for good stops the engine; nothing unlogged is acknowledged', async (t) => {
+  const { journal, log } = await setup();
+  let stoppedWith: Error | undefined;
+  const host = new EngineHost(new Engine(), log, { maxBatch: 100, clock: tick, onStop: (e) => (stoppedWith = e) });
+  await Promise.all(submissions(5).map((s) => host.submit(s)));
+  log.script = ['fatal'];
+  const results = await Promise.allSettled(submissions(10).slice(5).map((s) => host.submit(s)));
+  t.ok(results.every((r) => r.status === 'rejected' && r.reason instanceof EngineStoppedError), 'the unlogged batch is refused, not acknowledged');
+  t.match(stoppedWith?.message, /disk is gone/);
+  await t.rejects(host.submit(submissions(11)[10] as Submission), EngineStoppedError, 'later commands are refused');
+  t.equal(journal.lastPos, 5);
+  await journal.close();
+});
+
+t.test('snapshots + replay give the live state hash', async (t) => {
+  const { dir, journal, log, store } = await setup();
+  const engine = new Engine();
+  const host = new EngineHost(engine, log, { maxBatch: 50, clock: tick, snapshotEvery: 400, snapshots: store });
+  const all = submissions(2_000);
+  for (let i = 0; i < all.length; i += 137) await Promise.all(all.slice(i, i + 137).map((s) => host.submit(s)));
+  await host.idle();
+  const liveHash = engine.stateHash();
+  await journal.close();
+  const snaps = readdirSync(join(dir, 'snapshots'));
+  t.ok(snaps.length >= 2 && snaps.length <= 3, `snapshots kept: ${snaps.join(', ')}`);
+
+  const reopened = await Journal.open({ dir: join(dir, 'journal'), segmentBytes: 1 << 20 });
+  const progress: number[] = [];
+  const restored = await recover(reopened, store, { engineConfig: DEFAULT_ENGINE_CONFIG, onProgress: (p) => progress.push(p.pos), progressEvery: 100 });
+  t.ok(restored.snapshotPos > 0, `started from the snapshot at ${restored.snapshotPos}`);
+  t.equal(restored.pos, 2_000);
+  t.equal(restored.engine.stateHash(), liveHash, 'snapshot + replay = live state');
+  t.ok(progress.length > 0 && progress[progress.length - 1] === 2_000, 'progress was reported');
+  const full = await recover(reopened, undefined, { engineConfig: DEFAULT_ENGINE_CONFIG });
+  t.equal(full.snapshotPos, 0);
+  t.equal(full.engine.stateHash(), liveHash, 'a full replay from position 1 agrees');
+  await reopened.close();
+});
+
+t.test('a snapshot that does not restore to its recorded hash refuses start-up; a torn one is skipped', async (t) => {
+  const { dir, journal, log, store } = await setup();
+  const engine = new Engine();
+  const host = new EngineHost(engine, log, { maxBatch: 50, clock: tick, snapshotEvery: 100, snapshots: store });
+  await Promise.all(submissions(500).map((s) => host.submit(s)));
+  await host.idle();
+  await host.snapshotNow();
+  const liveHash = engine.stateHash();
+  await journal.close();
+  const names = readdirSync(join(dir, 'snapshots')).sort();
+  const newest = join(dir, 'snapshots', names[names.length - 1] as string);
+
+  writeFileSync(newest, '{"format":1,"pos":');
+  const reopened = await Journal.open({ dir: join(dir, 'journal'), segmentBytes: 1 << 20 });
+  const skipped = await recover(reopened, store, { engineConfig: DEFAULT_ENGINE_CONFIG });
+  t.match(skipped.skippedSnapshots[0], /unreadable/, 'the torn snapshot is skipped');
+  t.equal(skipped.engine.stateHash(), liveHash, 'and the previous snapshot + replay still gives the live state');
+
+  const good = await store.latest();
+  const tampered = { ...good.snapshot, stateHash: 'f'.repeat(64) };
+  writeFileSync(newest, JSON.stringify(tampered));
+  await t.rejects(recover(reopened, store, { engineConfig: DEFAULT_ENGINE_CONFIG }), RecoveryError);
+  await t.rejects(recover(reopened, store, { engineConfig: DEFAULT_ENGINE_CONFIG }), /restores to state hash .* was recorded with it; refusing to start/);
+  await reopened.close();
+});
