@@ -1,0 +1,73 @@
+// The engine as a running service: opens the configured event log (the embedded journal under the data
+// directory, or a Kafka topic), restores the engine from the latest snapshot plus the log, and hosts it.
+// close() stops taking commands, waits for the in-flight batch to become durable, writes a final snapshot
+// and closes the log.
+
+import { join } from 'node:path';
+import type { Config } from '../config/index.js';
+import type { EngineConfig } from '../engine/index.js';
+import type { EventLog } from '../log/eventLog.js';
+import { Journal } from '../log/journal/journal.js';
+import { EngineHost, type EngineHostOptions } from './engineHost.js';
+import { SnapshotStore } from './snapshotStore.js';
+import { recover, type RecoveryProgress, type RecoveryResult } from './recovery.js';
+
+export interface EngineService {
+  readonly host: EngineHost;
+  readonly log: EventLog;
+  readonly recovery: RecoveryResult;
+  close(): Promise<void>;
+}
+
+export interface EngineServiceHooks {
+  /** Opens the Kafka log when the backend is kafka (kept out of this module so the journal path needs no Kafka client). */
+  readonly openKafkaLog?: (config: Config) => Promise<EventLog>;
+  readonly onProgress?: (progress: RecoveryProgress) => void;
+  readonly onStop?: EngineHostOptions['onStop'];
+  readonly onDurable?: EngineHostOptions['onDurable'];
+  readonly onSnapshotError?: EngineHostOptions['onSnapshotError'];
+  readonly clock?: () => number;
+}
+
+export function engineConfigOf(config: Config): EngineConfig {
+  return { feeAccount: config.feeAccount, gtdSecurityMarginSec: config.gtdSecurityMarginSec };
+}
+
+export async function openEventLog(config: Config, hooks: EngineServiceHooks = {}): Promise<EventLog> {
+  if (config.logBackend === 'kafka') {
+    if (hooks.openKafkaLog === undefined) throw new Error('the kafka log backend was chosen but no Kafka log opener was given');
+    return hooks.openKafkaLog(config);
+  }
+  return Journal.open({ dir: join(config.dataDir, 'journal'), segmentBytes: config.journalSegmentBytes });
+}
+
+export async function startEngineService(config: Config, hooks: EngineServiceHooks = {}): Promise<EngineService> {
+  const log = await openEventLog(config, hooks);
+  const snapshots = new SnapshotStore(join(config.dataDir, 'snapshots'));
+  let recovery: RecoveryResult;
+  try {
+    recovery = await recover(log, snapshots, { engineConfig: engineConfigOf(config), onProgress: hooks.onProgress });
+  } catch (error) {
+    await log.close();
+    throw error;
+  }
+  const host = new EngineHost(recovery.engine, log, {
+    maxBatch: config.groupCommitMaxBatch,
+    clock: hooks.clock ?? Date.now,
+    snapshotEvery: config.snapshotIntervalEvents,
+    snapshots,
+    onStop: hooks.onStop,
+    onDurable: hooks.onDurable,
+    onSnapshotError: hooks.onSnapshotError,
+  });
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await host.idle();
+      if (host.stopped === null && host.position > recovery.pos) await host.snapshotNow();
+      await log.close();
+    })();
+    return closing;
+  };
+  return { host, log, recovery, close };
+}
