@@ -16,7 +16,17 @@ passed=0
 failed=0
 raw_tap=$(mktemp "${TMPDIR:-/tmp}/pmx-tap.XXXXXX")
 
+kafka_state="" # state directory of the broker this run started (see "Test services")
+stop_kafka() {
+  [[ -n $kafka_state ]] || return 0
+  KAFKA_STATE_DIR=$kafka_state bash scripts/kafka/broker.sh stop >/dev/null 2>&1
+  rm -rf "$kafka_state"
+  kafka_state=""
+}
+trap stop_kafka EXIT
+
 finish() {
+  stop_kafka
   rm -f "$raw_tap"
   echo "${passed} passed, ${failed} failed"
   exit "$status"
@@ -42,10 +52,28 @@ step typecheck "$bin/tsc" -p tsconfig.json --noEmit
 step lint "$bin/eslint" .
 
 # --- Test services -------------------------------------------------------------------------------------
-# TODO(event log issue): start a local Kafka broker here for the integration tier (scripts that fetch the
-# broker jars with Maven, format KRaft storage in a temporary directory, listen on 127.0.0.1), export its
-# address as KAFKA_BROKERS unless one is already given, and stop it in an EXIT trap after the suite. When
-# Java or Maven is missing that tier must fail with a message saying what to install, never skip silently.
+# The Kafka tier (test/log/kafka*.test.ts) runs against a real broker. Unless KAFKA_BROKERS names one, start a
+# throwaway single-node broker for the whole tap run (scripts/kafka/broker.sh: jars from Maven Central, cached
+# in ~/.m2 and .kafka/; KRaft storage in a temporary directory; 127.0.0.1 on free ports) and stop it when the
+# run ends (before the summary line; the EXIT trap and broker.sh's watchdog cover abnormal exits). When it
+# cannot start (Java or Maven missing: broker.sh says what to install), npm test fails, and the Kafka test files
+# fail at once with the same message (KAFKA_TIER_ERROR) rather than each trying again; they never skip.
+if [[ -n ${KAFKA_BROKERS:-} ]]; then
+  echo "== kafka: using KAFKA_BROKERS=${KAFKA_BROKERS}"
+else
+  echo "== kafka: starting a local broker (scripts/kafka/broker.sh; the first run downloads its jars with Maven)"
+  kafka_state=$(mktemp -d "${TMPDIR:-/tmp}/pmx-kafka-state.XXXXXX")
+  if kafka_out=$(KAFKA_STATE_DIR=$kafka_state KAFKA_OWNER_PID=$$ bash scripts/kafka/broker.sh start 2>"$kafka_state/start.err"); then
+    cat "$kafka_state/start.err"
+    export KAFKA_BROKERS=${kafka_out##*$'\n'}
+  else
+    cat "$kafka_state/start.err"
+    echo "== kafka FAILED: no broker, so the Kafka tests fail (message above); npm test exits 1"
+    KAFKA_TIER_ERROR=$(cat "$kafka_state/start.err")
+    export KAFKA_TIER_ERROR
+    status=1
+  fi
+fi
 # --------------------------------------------------------------------------------------------------------
 
 echo "== tests: tap"
