@@ -8,12 +8,57 @@ export class Holding {
   reserved = 0;
 }
 
+/**
+ * An account's open orders, oldest first: an intrusive doubly-linked list through Order.accountPrev/Next,
+ * so adding and removing an order allocate nothing (a Set costs a hash-table entry per order).
+ */
+export class AccountOrders {
+  private head: Order | null = null;
+  private tail: Order | null = null;
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  add(order: Order): void {
+    if (order.inAccount) return;
+    order.inAccount = true;
+    order.accountPrev = this.tail;
+    order.accountNext = null;
+    if (this.tail === null) this.head = order;
+    else this.tail.accountNext = order;
+    this.tail = order;
+    this.count += 1;
+  }
+
+  delete(order: Order): void {
+    if (!order.inAccount) return;
+    order.inAccount = false;
+    if (order.accountPrev === null) this.head = order.accountNext;
+    else order.accountPrev.accountNext = order.accountNext;
+    if (order.accountNext === null) this.tail = order.accountPrev;
+    else order.accountNext.accountPrev = order.accountPrev;
+    order.accountPrev = null;
+    order.accountNext = null;
+    this.count -= 1;
+  }
+
+  has(order: Order): boolean {
+    return order.inAccount && order.account.orders === this;
+  }
+
+  *[Symbol.iterator](): IterableIterator<Order> {
+    for (let o = this.head; o !== null; o = o.accountNext) yield o;
+  }
+}
+
 export class Account {
   free = 0;
   reserved = 0;
   readonly holdings = new Map<string, Holding>();
-  /** Open (resting) orders of this account. */
-  readonly orders = new Set<Order>();
+  /** Open (resting) orders of this account, oldest first. */
+  readonly orders = new AccountOrders();
 
   constructor(readonly address: string) {}
 

@@ -16,11 +16,11 @@ export function canTransition(from: MarketStatus, to: MarketStatus): boolean {
   return MARKET_TRANSITIONS[from].includes(to);
 }
 
-/** The last fill of a market, in outcome 0's price, with the taker's view of it. */
+/** The last fill of a market, in outcome 0's price, with the taker's view of it (updated in place). */
 export interface LastTrade {
-  readonly price: number;
-  readonly takerOutcome: Outcome;
-  readonly takerSide: 'BUY' | 'SELL';
+  price: number;
+  takerOutcome: Outcome;
+  takerSide: 'BUY' | 'SELL';
 }
 
 export class Market {

@@ -9,7 +9,7 @@
 // arithmetic: quantities are whole lots and prices multiples of the finest tick.
 
 import type { FillSide, MatchKind } from './events.js';
-import { tradeIdFor } from './events.js';
+import { EVENT_VERSION, tradeIdFor } from './events.js';
 import { crosses, opposite } from './book/orderBook.js';
 import type { Order } from './order.js';
 import type { EngineState } from './state.js';
@@ -59,10 +59,20 @@ function fill(state: EngineState, taker: Order, maker: Order, qty: number): void
   const makerSide = settleSide(state, maker, qty, bookPrice, market.params.makerFeeBps);
   if (kind === 'mint') market.locked += qty;
   else if (kind === 'merge') market.locked -= qty;
-  market.lastTrade = { price: bookPrice, takerOutcome: taker.outcome, takerSide: taker.side };
-  state.emit({
+  const last = market.lastTrade;
+  if (last === null) market.lastTrade = { price: bookPrice, takerOutcome: taker.outcome, takerSide: taker.side };
+  else {
+    last.price = bookPrice;
+    last.takerOutcome = taker.outcome;
+    last.takerSide = taker.side;
+  }
+  const seq = state.advance();
+  state.push({
+    v: EVENT_VERSION,
+    seq,
+    time: state.now,
     type: 'TradeExecuted',
-    tradeId: tradeIdFor(state.nextSeq()),
+    tradeId: tradeIdFor(seq),
     conditionId: market.conditionId,
     kind,
     size: qty,

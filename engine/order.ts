@@ -27,6 +27,10 @@ export class Order {
   /** Intrusive links of the fast book's price-level queue. */
   prev: Order | null = null;
   next: Order | null = null;
+  /** Intrusive links of the account's open-order list. */
+  accountPrev: Order | null = null;
+  accountNext: Order | null = null;
+  inAccount = false;
 
   constructor(
     readonly id: string,

@@ -3,6 +3,7 @@
 // releasing what is left. A refused order changes nothing but emits OrderRejected.
 
 import type { PlaceOrder } from './commands.js';
+import { EVENT_VERSION } from './events.js';
 import { ASK, BID, crosses, opposite } from './book/orderBook.js';
 import { match, releaseReservation } from './matching.js';
 import { Order } from './order.js';
@@ -17,7 +18,10 @@ const ORDER_TYPES = new Set(['GTC', 'GTD', 'FOK', 'FAK']);
 const MAX_EXPIRATION_SEC = 100_000_000_000;
 
 function refuse(state: EngineState, cmd: PlaceOrder, code: RejectCode, values: Readonly<Record<string, string | number>> = {}): void {
-  state.emit({
+  state.push({
+    v: EVENT_VERSION,
+    seq: state.advance(),
+    time: state.now,
     type: 'OrderRejected',
     orderId: typeof cmd.orderId === 'string' ? cmd.orderId : '',
     account: typeof cmd.account === 'string' ? cmd.account : '',
@@ -97,7 +101,10 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
     cmd.orderId, account, cmd.owner, market, outcome, cmd.tokenId, cmd.side, price, bookSide, bookPrice, qty,
     cmd.orderType, cmd.postOnly, cmd.expiration, expiresAt, state.nextSeq(), cmd.dedupeUntil,
   );
-  state.emit({
+  state.push({
+    v: EVENT_VERSION,
+    seq: state.advance(),
+    time: state.now,
     type: 'OrderAccepted',
     orderId: order.id,
     account: account.address,
@@ -142,7 +149,10 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
 export function cancelOpenOrder(state: EngineState, order: Order, reason: 'user' | 'market_resolved'): void {
   order.market.book.remove(order);
   releaseReservation(order);
-  state.emit({
+  state.push({
+    v: EVENT_VERSION,
+    seq: state.advance(),
+    time: state.now,
     type: 'OrderCancelled',
     orderId: order.id,
     account: order.account.address,
@@ -166,7 +176,7 @@ export function cancelById(state: EngineState, orderId: string, account: string)
   const order = state.live.get(orderId);
   if (order !== undefined && order.account.address === account) return cancelOpenOrder(state, order, 'user');
   const done = order === undefined ? state.done.get(orderId) : undefined;
-  const code: RejectCode = done === undefined ? 'ORDER_NOT_FOUND' : DONE_REASON[done.status];
+  const code: RejectCode = done === undefined ? 'ORDER_NOT_FOUND' : DONE_REASON[done];
   state.emit({ type: 'CancelRejected', orderId, account, code, message: rejectMessage(code) });
 }
 

@@ -10,7 +10,8 @@ import { fastBookFactory } from './book/fastBook.js';
 import { Engine } from './engine.js';
 import { Market, type LastTrade } from './market.js';
 import { Order } from './order.js';
-import type { DoneOrder, EngineConfig } from './state.js';
+import type { EngineConfig } from './state.js';
+import type { DoneStatus } from './doneOrders.js';
 import { ASK, BID } from './book/orderBook.js';
 
 export const SNAPSHOT_FORMAT = 1;
@@ -62,7 +63,7 @@ export interface EngineSnapshot {
   /** Open orders in global priority order. */
   readonly orders: readonly OrderSnapshot[];
   /** Finished order ids still refused, in insertion order: [id, status, until]. */
-  readonly done: readonly (readonly [string, DoneOrder['status'], number])[];
+  readonly done: readonly (readonly [string, DoneStatus, number])[];
 }
 
 export function exportSnapshot(engine: Engine): EngineSnapshot {
@@ -70,7 +71,7 @@ export function exportSnapshot(engine: Engine): EngineSnapshot {
   const markets: MarketSnapshot[] = [];
   const orders: Order[] = [];
   for (const m of state.markets.values()) {
-    markets.push({ conditionId: m.conditionId, tokenIds: m.tokenIds, params: { ...m.params }, status: m.status, winningOutcome: m.winningOutcome, locked: m.locked, lastTrade: m.lastTrade });
+    markets.push({ conditionId: m.conditionId, tokenIds: m.tokenIds, params: { ...m.params }, status: m.status, winningOutcome: m.winningOutcome, locked: m.locked, lastTrade: m.lastTrade === null ? null : { ...m.lastTrade } });
     orders.push(...m.book.orders(BID), ...m.book.orders(ASK));
   }
   orders.sort((a, b) => a.priority - b.priority);
@@ -93,7 +94,7 @@ export function exportSnapshot(engine: Engine): EngineSnapshot {
       id: o.id, account: o.account.address, owner: o.owner, tokenId: o.tokenId, side: o.side, price: o.ownPrice, size: o.size, remaining: o.remaining,
       orderType: o.orderType, postOnly: o.postOnly, expiration: o.expiration, expiresAt: o.expiresAt, priority: o.priority, dedupeUntil: o.dedupeUntil,
     })),
-    done: [...state.done].map(([id, d]) => [id, d.status, d.until] as const),
+    done: [...state.done.entries()],
   };
 }
 
@@ -110,7 +111,7 @@ export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFacto
     market.status = m.status;
     market.winningOutcome = m.winningOutcome;
     market.locked = m.locked;
-    market.lastTrade = m.lastTrade;
+    market.lastTrade = m.lastTrade === null ? null : { ...m.lastTrade };
     state.markets.set(m.conditionId, market);
     state.tokens.set(m.tokenIds[0], { market, outcome: 0 });
     state.tokens.set(m.tokenIds[1], { market, outcome: 1 });
@@ -139,6 +140,6 @@ export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFacto
     account.orders.add(order);
     if (order.expiresAt !== 0) state.expiry.push(order);
   }
-  for (const [id, status, until] of snapshot.done) state.done.set(id, { status, until });
+  for (const [id, status, until] of snapshot.done) state.done.add(id, status, until);
   return engine;
 }

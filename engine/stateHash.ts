@@ -45,6 +45,6 @@ export function computeStateHash(state: EngineState): string {
     line(['a', address, a.free, a.reserved, ...holdings].join('|'));
   }
   // Finished ids in insertion order: that order decides when each is forgotten.
-  for (const [id, record] of state.done) line(`d|${id}|${record.status}|${record.until}`);
+  for (const [id, status, until] of state.done.entries()) line(`d|${id}|${status}|${until}`);
   return hash.digest('hex');
 }
