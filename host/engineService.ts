@@ -20,7 +20,7 @@ export interface EngineService {
 }
 
 export interface EngineServiceHooks {
-  /** Opens the Kafka log when the backend is kafka (kept out of this module so the journal path needs no Kafka client). */
+  /** Opens the Kafka log when the backend is kafka (default: from the configuration). */
   readonly openKafkaLog?: (config: Config) => Promise<EventLog>;
   readonly onProgress?: (progress: RecoveryProgress) => void;
   readonly onStop?: EngineHostOptions['onStop'];
@@ -33,11 +33,16 @@ export function engineConfigOf(config: Config): EngineConfig {
   return { feeAccount: config.feeAccount, gtdSecurityMarginSec: config.gtdSecurityMarginSec };
 }
 
+/** The Kafka log of the configuration; kafkajs is loaded only when the backend is kafka. */
+async function openConfiguredKafkaLog(config: Config): Promise<EventLog> {
+  const brokers = config.kafkaBrokers;
+  if (brokers === undefined || brokers.length === 0) throw new Error('the kafka log backend needs --kafka-brokers (PMX_KAFKA_BROKERS)');
+  const { openKafkaLog } = await import('../log/kafka/kafkaLog.js');
+  return openKafkaLog({ brokers, topic: config.kafkaTopic, clientId: config.kafkaClientId });
+}
+
 export async function openEventLog(config: Config, hooks: EngineServiceHooks = {}): Promise<EventLog> {
-  if (config.logBackend === 'kafka') {
-    if (hooks.openKafkaLog === undefined) throw new Error('the kafka log backend was chosen but no Kafka log opener was given');
-    return hooks.openKafkaLog(config);
-  }
+  if (config.logBackend === 'kafka') return (hooks.openKafkaLog ?? openConfiguredKafkaLog)(config);
   return Journal.open({ dir: join(config.dataDir, 'journal'), segmentBytes: config.journalSegmentBytes });
 }
 
