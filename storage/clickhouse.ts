@@ -1,0 +1,40 @@
+// The one way into ClickHouse: @clickhouse/client, over chDB (the ClickHouse engine in this process, data
+// under the data directory) in embedded mode, or over HTTP to a ClickHouse server. Same client API, same
+// SQL. A chDB data directory belongs to one process at a time.
+
+import { createClient, type ClickHouseClient } from '@clickhouse/client';
+import { join } from 'node:path';
+
+export type { ClickHouseClient } from '@clickhouse/client';
+
+export interface ClickHouseSettings {
+  readonly mode: 'embedded' | 'server';
+  /** Embedded: chDB keeps its data under <dataDir>/clickhouse. */
+  readonly dataDir: string;
+  readonly url: string;
+  readonly user: string;
+  readonly password: string;
+  /** The database that holds our tables. */
+  readonly database: string;
+}
+
+export async function openClickHouse(settings: ClickHouseSettings): Promise<ClickHouseClient> {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(settings.database)) throw new Error(`invalid ClickHouse database name ${settings.database}`);
+  let client: ClickHouseClient;
+  if (settings.mode === 'embedded') {
+    // Loaded only in embedded mode: the native engine is large and a server deployment never needs it.
+    const { createChdbConnection } = await import('chdb/connection');
+    const connection = createChdbConnection({ path: join(settings.dataDir, 'clickhouse') });
+    client = createClient({ connection } as unknown as Parameters<typeof createClient>[0]);
+  } else {
+    client = createClient({ url: settings.url, username: settings.user, password: settings.password });
+  }
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${settings.database}` });
+  return client;
+}
+
+/** Rows of a SELECT as objects (JSONEachRow). */
+export async function queryRows<T>(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
+  const result = await client.query({ query, format: 'JSONEachRow', query_params: params });
+  return (await result.json()) as T[];
+}
