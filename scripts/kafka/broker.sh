@@ -18,6 +18,7 @@
 #   KAFKA_HEAP           JVM heap options; default "-Xms128m -Xmx512m".
 #
 # Exit status: 0 ok; 1 failure; 3 Java or Maven is missing (the message says what to install).
+# Needs Linux userland tools (setsid, flock) besides Java, Maven (first run) and Node (free ports, cluster id).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -81,6 +82,8 @@ ensure_jars() { # copies the broker's runtime jars into libs_dir once; safe when
     touch "$tmp/.complete"
     rm -rf "$libs"
     mv "$tmp" "$libs"
+    # Jars of an earlier pom.xml are of no further use.
+    find "$root/.kafka" -maxdepth 1 -type d -name 'libs-[0-9]*' ! -path "$libs" -exec rm -rf {} +
   fi
   exec 9>&-
 }
@@ -98,7 +101,7 @@ free_ports() { # two free TCP ports on 127.0.0.1
 }
 
 alive() { # alive PID DATA_DIR: the pid is still our broker (not a recycled pid)
-  [[ -n ${1:-} ]] && kill -0 "$1" 2>/dev/null && tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2"
+  [[ -n ${1:-} ]] && kill -0 "$1" 2>/dev/null && ps -o args= -p "$1" 2>/dev/null | grep -qF -- "$2"
 }
 
 read_state() {
