@@ -28,6 +28,8 @@ export interface JournalOptions {
   readonly segmentBytes: number;
   /** How often follow() looks for records appended by another process (ms). */
   readonly pollMs?: number;
+  /** Bytes read from a segment at a time (default 4 MiB); a larger record is read whole. */
+  readonly readChunkBytes?: number;
 }
 
 export interface JournalRecovery {
@@ -51,8 +53,14 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
+/** Every this many positions, the journal remembers where a record starts. */
+const INDEX_EVERY = 256;
+/** Bytes read from a segment at a time. */
+const READ_CHUNK = 4 << 20;
+
 export class Journal implements EventLog {
   private readonly appended = new EventEmitter();
+  private readonly index = new Map<number, { pos: number[]; offset: number[] }>();
   private failed: Error | null = null;
   private closed = false;
   private busy: Promise<void> = Promise.resolve();
@@ -151,8 +159,11 @@ export class Journal implements EventLog {
     for (const p of payloads) total += FRAME_HEADER + p.length;
     const out = Buffer.allocUnsafe(total);
     let offset = 0;
+    const segmentFirst = (this.segments[this.segments.length - 1] as Segment).firstPos;
     payloads.forEach((payload, i) => {
-      offset = writeFrame(out, offset, (fresh[i] as LogRecord).pos, payload);
+      const pos = (fresh[i] as LogRecord).pos;
+      this.noteOffset(segmentFirst, pos, this.size + offset);
+      offset = writeFrame(out, offset, pos, payload);
     });
     try {
       let written = 0;
@@ -185,7 +196,44 @@ export class Journal implements EventLog {
     this.size = 0;
   }
 
-  /** Encoded records from `from` up to the durable end, without decoding them (replay parses commands only). */
+  /** Remembers where a position starts, for every INDEX_EVERY-th position (see readEncoded). */
+  private noteOffset(segmentFirstPos: number, pos: number, offset: number): void {
+    if (pos % INDEX_EVERY !== 0) return;
+    let entries = this.index.get(segmentFirstPos);
+    if (entries === undefined) {
+      entries = { pos: [], offset: [] };
+      this.index.set(segmentFirstPos, entries);
+    }
+    const last = entries.pos[entries.pos.length - 1];
+    if (last === undefined || pos > last) {
+      entries.pos.push(pos);
+      entries.offset.push(offset);
+    }
+  }
+
+  /** The nearest indexed position at or before `pos` in a segment, with its byte offset. */
+  private seekPoint(segment: Segment, pos: number): { pos: number; offset: number } {
+    const entries = this.index.get(segment.firstPos);
+    let best = { pos: segment.firstPos, offset: 0 };
+    if (entries === undefined) return best;
+    let lo = 0;
+    let hi = entries.pos.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = entries.pos[mid] as number;
+      if (at <= pos) {
+        best = { pos: at, offset: entries.offset[mid] as number };
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return best;
+  }
+
+  /**
+   * Encoded records from `from` up to the durable end (or `until`), without decoding them (replay parses
+   * commands only). Reads each segment in chunks from the nearest indexed offset, so following the tail of a
+   * live journal costs what is new, not the whole segment.
+   */
   async *readEncoded(from: number, until = this.last): AsyncGenerator<EncodedRecord> {
     const start = Math.max(from, 1);
     for (let i = 0; i < this.segments.length; i++) {
@@ -193,21 +241,52 @@ export class Journal implements EventLog {
       const nextFirst = this.segments[i + 1]?.firstPos ?? Number.POSITIVE_INFINITY;
       if (nextFirst <= start || segment.firstPos > until) continue;
       const isTail = i === this.segments.length - 1;
-      const buf = await readFile(segment.path);
-      const end = isTail ? Math.min(buf.length, this.size) : buf.length;
-      let offset = 0;
-      let expected = segment.firstPos;
-      while (offset < end && expected <= until) {
-        const frame = readFrame(buf, offset, end);
-        if (frame.kind !== 'frame') {
-          throw new LogCorruptError(`journal segment ${basename(segment.path)} is corrupt at byte ${offset} (${frame.kind}); refusing to read past it`, segment.path, offset);
+      const handle = await open(segment.path, 'r');
+      try {
+        const end = isTail ? this.size : (await handle.stat()).size;
+        const seek = this.seekPoint(segment, start);
+        let expected = seek.pos;
+        let fileOffset = seek.offset;
+        let size = this.options.readChunkBytes ?? READ_CHUNK;
+        while (fileOffset < end && expected <= until) {
+          // A fresh buffer per chunk: the payloads handed out are views into it and must stay valid.
+          const buf = Buffer.allocUnsafe(Math.min(size, end - fileOffset));
+          const want = buf.length;
+          const { bytesRead } = await handle.read(buf, 0, want, fileOffset);
+          let offset = 0;
+          for (;;) {
+            if (expected > until) break;
+            const frame = readFrame(buf, offset, bytesRead);
+            if (frame.kind === 'incomplete') {
+              if (fileOffset + offset >= end) break;
+              if (offset === 0) {
+                // One frame larger than the buffer: grow it and read again.
+                const need = FRAME_HEADER + buf.readUInt32BE(0);
+                if (need > end - fileOffset || need <= buf.length) {
+                  throw new LogCorruptError(`journal segment ${basename(segment.path)} is corrupt at byte ${fileOffset}: a frame runs past the end`, segment.path, fileOffset);
+                }
+                size = need;
+              }
+              break;
+            }
+            const at = fileOffset + offset;
+            if (frame.kind === 'bad-checksum') {
+              throw new LogCorruptError(`journal segment ${basename(segment.path)} is corrupt at byte ${at}: checksum mismatch; refusing to read past it`, segment.path, at);
+            }
+            if (frame.pos !== expected) {
+              throw new LogCorruptError(`journal segment ${basename(segment.path)} is corrupt at byte ${at}: position ${frame.pos} where ${expected} was expected`, segment.path, at);
+            }
+            this.noteOffset(segment.firstPos, frame.pos, at);
+            if (frame.pos >= start) yield { pos: frame.pos, bytes: frame.payload };
+            expected += 1;
+            offset = frame.next;
+          }
+          if (offset === 0 && size > buf.length && expected <= until) continue;
+          fileOffset += offset;
+          if (offset === 0) break;
         }
-        if (frame.pos !== expected) {
-          throw new LogCorruptError(`journal segment ${basename(segment.path)} is corrupt at byte ${offset}: position ${frame.pos} where ${expected} was expected`, segment.path, offset);
-        }
-        if (frame.pos >= start) yield { pos: frame.pos, bytes: frame.payload };
-        expected += 1;
-        offset = frame.next;
+      } finally {
+        await handle.close();
       }
     }
   }

@@ -154,3 +154,24 @@ t.test('follow yields records as they are appended', async (t) => {
   t.same(seen, [2, 3, 4, 5, 6]);
   await journal.close();
 });
+
+t.test('reads in small chunks: frames across chunk boundaries and frames larger than a chunk', async (t) => {
+  const dir = tempDir();
+  const journal = await Journal.open({ dir, segmentBytes: 64 << 20, readChunkBytes: 700 });
+  await journal.append(records.slice(0, 150));
+  t.same(await readAll(journal), records.slice(0, 150), 'every record, read 700 bytes at a time');
+  t.same((await readAll(journal, 140)).map((r) => r.pos), [140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150]);
+  await journal.close();
+  const tiny = await Journal.open({ dir, segmentBytes: 64 << 20, readChunkBytes: 64 });
+  t.equal((await readAll(tiny)).length, 150, 'a 64-byte chunk grows to fit each frame');
+  await tiny.close();
+});
+
+t.test('following the tail reads only what is new', async (t) => {
+  const journal = await Journal.open({ dir: tempDir(), segmentBytes: 64 << 20 });
+  await journal.append(records.slice(0, 300));
+  const seen: number[] = [];
+  for await (const r of journal.read(290)) seen.push(r.pos);
+  t.same(seen, [290, 291, 292, 293, 294, 295, 296, 297, 298, 299, 300], 'read from an indexed offset near the end');
+  await journal.close();
+});
