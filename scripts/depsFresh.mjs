@@ -2,7 +2,7 @@
 // node built-ins only: it runs before any dependency is installed. It compares npm's own record of what it
 // installed (node_modules/.package-lock.json) with the lockfile, entry by entry; optional packages for other
 // platforms are absent by design. It also checks that the lockfile lists package.json's dependencies, so an
-// edited package.json leads to `npm ci`, which then says what is out of date.
+// edited package.json leads to `npm install`.
 import { readFileSync } from 'node:fs';
 
 function read(path) {

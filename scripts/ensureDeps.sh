@@ -6,5 +6,6 @@ cd "$(dirname "$0")/.."
 if reason=$(node scripts/depsFresh.mjs); then
   exit 0
 fi
-echo "dependencies: ${reason}; running npm ci"
-npm ci --no-audit --no-fund
+echo "dependencies: ${reason}; running npm install"
+# npm install, not npm ci: see .ci/run (chdb's optional packages for other platforms cannot be locked here).
+npm install --no-audit --no-fund
