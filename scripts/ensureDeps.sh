@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes node_modules match package-lock.json: runs `npm ci` only when scripts/depsFresh.mjs finds it missing
+# Makes node_modules match package-lock.json: runs `npm install` only when scripts/depsFresh.mjs finds it stale.
 # or stale, so `npm test` and `npm start` stay fast on a machine that is already installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
