@@ -69,7 +69,9 @@ t.test('committed failing seeds replay clean', async (t) => {
 });
 
 t.test(`random command sequences (${RUNS} runs, up to ${LENGTH} ops)`, async (t) => {
-  const details = fc.check(property, { numRuns: RUNS });
+  // Shrinking a long counterexample can take minutes: bound the whole check so a failure is reported (with
+  // the best counterexample so far) well inside the test runner's timeout instead of looking like a hang.
+  const details = fc.check(property, { numRuns: RUNS, interruptAfterTimeLimit: 120_000, markInterruptAsFailure: false });
   if (details.failed) {
     t.fail(`counterexample (add {"seed": ${details.seed}, "path": "${details.counterexample === null ? '' : details.counterexamplePath}"} to modelSeeds.json)`, {
       error: String(details.errorInstance),
