@@ -1,0 +1,73 @@
+// Engine markets as the log states them: listing, parameter changes, status changes and resolution. Keeps
+// every market in memory (the positions and price-history builders need token → market and resolution).
+
+import type { LogRecord } from '../../log/eventLog.js';
+import type { MarketParams, Outcome } from '../../engine/index.js';
+import { chTime, type RowSink } from '../rows.js';
+
+export interface MarketState {
+  conditionId: string;
+  tokens: [string, string];
+  params: MarketParams;
+  status: 'active' | 'paused' | 'resolved';
+  winningOutcome: Outcome | null;
+  listedAt: number;
+  updatedAt: number;
+}
+
+export class MarketsBuilder {
+  readonly markets = new Map<string, MarketState>();
+  readonly byToken = new Map<string, { market: MarketState; outcome: Outcome }>();
+
+  /** Restores a market from its stored row. */
+  restore(m: MarketState): void {
+    this.markets.set(m.conditionId, m);
+    this.byToken.set(m.tokens[0], { market: m, outcome: 0 });
+    this.byToken.set(m.tokens[1], { market: m, outcome: 1 });
+  }
+
+  apply(record: LogRecord, out: RowSink): void {
+    const touched = new Set<MarketState>();
+    for (const e of record.events) {
+      switch (e.type) {
+        case 'MarketListed': {
+          const m: MarketState = {
+            conditionId: e.conditionId, tokens: [e.tokenIds[0], e.tokenIds[1]],
+            params: { tickSize: e.tickSize, minSize: e.minSize, makerFeeBps: e.makerFeeBps, takerFeeBps: e.takerFeeBps, negRisk: e.negRisk },
+            status: 'active', winningOutcome: null, listedAt: e.time, updatedAt: e.time,
+          };
+          this.restore(m);
+          touched.add(m);
+          break;
+        }
+        case 'MarketUpdated': {
+          const m = this.markets.get(e.conditionId);
+          if (m === undefined) break;
+          m.params = { tickSize: e.tickSize, minSize: e.minSize, makerFeeBps: e.makerFeeBps, takerFeeBps: e.takerFeeBps, negRisk: e.negRisk };
+          m.updatedAt = e.time;
+          touched.add(m);
+          break;
+        }
+        case 'MarketStatusChanged':
+        case 'MarketResolved': {
+          const m = this.markets.get(e.conditionId);
+          if (m === undefined) break;
+          if (e.type === 'MarketStatusChanged') m.status = e.to;
+          else m.winningOutcome = e.winningOutcome;
+          m.updatedAt = e.time;
+          touched.add(m);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    for (const m of touched) {
+      out.add('engine_markets', {
+        condition_id: m.conditionId, token0: m.tokens[0], token1: m.tokens[1], tick_size: m.params.tickSize, min_size: m.params.minSize,
+        maker_fee_bps: m.params.makerFeeBps, taker_fee_bps: m.params.takerFeeBps, neg_risk: m.params.negRisk, status: m.status,
+        winning_outcome: m.winningOutcome ?? -1, listed_at: chTime(m.listedAt), updated_at: chTime(m.updatedAt), version: record.pos,
+      });
+    }
+  }
+}
