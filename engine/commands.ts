@@ -83,6 +83,8 @@ export interface PlaceOrder extends CommandBase {
    * it from the signed order's timestamp plus its freshness window, beyond which it refuses the order itself.
    */
   readonly dedupeUntil: number;
+  /** Opaque builder code from the signed order (bytes32 hex), carried into OrderAccepted for attribution. */
+  readonly builder?: string;
 }
 
 export interface CancelOrder extends CommandBase {

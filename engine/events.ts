@@ -72,6 +72,8 @@ export interface OrderAccepted extends EventBase {
   readonly orderType: OrderType;
   readonly postOnly: boolean;
   readonly expiration: number;
+  /** The signed order's builder code, when it has one. */
+  readonly builder?: string;
 }
 
 export interface OrderRejected extends EventBase {

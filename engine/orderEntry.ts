@@ -120,6 +120,7 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
     orderType: cmd.orderType,
     postOnly: cmd.postOnly,
     expiration: cmd.expiration,
+    builder: typeof cmd.builder === 'string' && cmd.builder.length > 0 ? cmd.builder : undefined,
   });
   if (wouldCross) match(state, order);
 

@@ -115,7 +115,7 @@ export class Projector {
   private build(records: readonly LogRecord[]): RowSink {
     const out = new RowSink();
     for (const record of records) {
-      projectFills(record, out);
+      projectFills(record, out, (orderId) => this.orders.builderOf(orderId));
       this.markets.apply(record, out);
       const touched = this.orders.apply(record, out);
       this.positions.apply(record, out);

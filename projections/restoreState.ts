@@ -35,14 +35,14 @@ export async function restoreState(ch: ClickHouseClient, db: string, pos: number
       status: m.status, winningOutcome: Number(m.winning_outcome) < 0 ? null : (Number(m.winning_outcome) as Outcome), listedAt: ms(m.listed_at), updatedAt: ms(m.updated_at),
     });
   }
-  type OrderRow = { order_id: string; account: string; owner: string; condition_id: string; token_id: string; outcome: number; side: Side; price: number; original_size: number; size_matched: number; status: string; order_type: OrderType; post_only: boolean; expiration: number; maker_amount: number; taker_amount: number; associate_trades: string[]; created_at: string; updated_at: string };
-  const orderCols = ['account', 'owner', 'condition_id', 'token_id', 'outcome', 'side', 'price', 'original_size', 'size_matched', 'status', 'order_type', 'post_only', 'expiration', 'maker_amount', 'taker_amount', 'associate_trades', 'created_at', 'updated_at'];
+  type OrderRow = { order_id: string; account: string; owner: string; condition_id: string; token_id: string; outcome: number; side: Side; price: number; original_size: number; size_matched: number; status: string; order_type: OrderType; post_only: boolean; expiration: number; maker_amount: number; taker_amount: number; associate_trades: string[]; builder: string; created_at: string; updated_at: string };
+  const orderCols = ['account', 'owner', 'condition_id', 'token_id', 'outcome', 'side', 'price', 'original_size', 'size_matched', 'status', 'order_type', 'post_only', 'expiration', 'maker_amount', 'taker_amount', 'associate_trades', 'builder', 'created_at', 'updated_at'];
   const latestOrders = `SELECT order_id, ${orderCols.map((c) => `argMax(${c}, version) AS ${c}`).join(', ')} FROM ${db}.orders WHERE version <= {pos:UInt64} GROUP BY order_id HAVING status = 'LIVE' ORDER BY min(version), order_id`;
   for (const o of await rows<OrderRow>(ch, latestOrders, pos)) {
     b.orders.restore({
       id: o.order_id, account: o.account, owner: o.owner, conditionId: o.condition_id, tokenId: o.token_id, outcome: Number(o.outcome) as Outcome, side: o.side,
       price: Number(o.price), size: Number(o.original_size), matched: Number(o.size_matched), status: o.status, orderType: o.order_type, postOnly: Boolean(o.post_only),
-      expiration: Number(o.expiration), makerAmount: Number(o.maker_amount), takerAmount: Number(o.taker_amount), trades: [...o.associate_trades],
+      expiration: Number(o.expiration), makerAmount: Number(o.maker_amount), takerAmount: Number(o.taker_amount), trades: [...o.associate_trades], builder: o.builder,
       createdAt: ms(o.created_at), updatedAt: ms(o.updated_at), resting: true,
     });
   }

@@ -19,7 +19,8 @@ export const PROJECTION_MIGRATIONS: readonly Migration[] = [
          taker_order_id String, taker_account String, taker_owner String, taker_token_id String, taker_outcome UInt8,
          taker_side LowCardinality(String), taker_price Int64, taker_amount Int64, taker_fee Int64, taker_fee_bps UInt16,
          maker_order_id String, maker_account String, maker_owner String, maker_token_id String, maker_outcome UInt8,
-         maker_side LowCardinality(String), maker_price Int64, maker_amount Int64, maker_fee Int64, maker_fee_bps UInt16
+         maker_side LowCardinality(String), maker_price Int64, maker_amount Int64, maker_fee Int64, maker_fee_bps UInt16,
+         taker_builder String, maker_builder String
        ) ENGINE = MergeTree ORDER BY (condition_id, time, fill_id) ${DEDUP}`,
       `CREATE TABLE IF NOT EXISTS {db}.fill_sides (
          fill_id String, role LowCardinality(String), pos UInt64, time DateTime64(3, 'UTC'), account String, owner String,
@@ -30,7 +31,7 @@ export const PROJECTION_MIGRATIONS: readonly Migration[] = [
          order_id String, account String, owner String, condition_id String, token_id String, outcome UInt8,
          side LowCardinality(String), price Int64, original_size Int64, size_matched Int64, status LowCardinality(String),
          order_type LowCardinality(String), post_only Bool, expiration UInt64, maker_amount Int64, taker_amount Int64,
-         associate_trades Array(String), created_at DateTime64(3, 'UTC'), updated_at DateTime64(3, 'UTC'), version UInt64
+         associate_trades Array(String), builder String, created_at DateTime64(3, 'UTC'), updated_at DateTime64(3, 'UTC'), version UInt64
        ) ENGINE = ReplacingMergeTree(version) ORDER BY order_id ${DEDUP}`,
       `CREATE TABLE IF NOT EXISTS {db}.order_events (
          order_id String, pos UInt64, seq UInt64, time DateTime64(3, 'UTC'), kind LowCardinality(String), account String,

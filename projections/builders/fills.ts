@@ -14,7 +14,14 @@ function sideRow(e: TradeExecuted, pos: number, role: 'taker' | 'maker', s: Fill
   };
 }
 
-export function projectFills(record: LogRecord, out: RowSink): void {
+/**
+ * `builderOf` answers for orders open before this record; orders accepted in the record carry their builder
+ * on their OrderAccepted event.
+ */
+export function projectFills(record: LogRecord, out: RowSink, builderOf: (orderId: string) => string): void {
+  const acceptedHere = new Map<string, string>();
+  for (const e of record.events) if (e.type === 'OrderAccepted') acceptedHere.set(e.orderId, e.builder ?? '');
+  const builder = (orderId: string): string => acceptedHere.get(orderId) ?? builderOf(orderId);
   let bucket = 0;
   for (const e of record.events) {
     switch (e.type) {
@@ -28,6 +35,7 @@ export function projectFills(record: LogRecord, out: RowSink): void {
           taker_side: t.side, taker_price: t.price, taker_amount: t.amount, taker_fee: t.fee, taker_fee_bps: t.feeBps,
           maker_order_id: m.orderId, maker_account: m.account, maker_owner: m.owner, maker_token_id: m.tokenId, maker_outcome: m.outcome,
           maker_side: m.side, maker_price: m.price, maker_amount: m.amount, maker_fee: m.fee, maker_fee_bps: m.feeBps,
+          taker_builder: builder(t.orderId), maker_builder: builder(m.orderId),
         });
         out.add('fill_sides', sideRow(e, record.pos, 'taker', t));
         out.add('fill_sides', sideRow(e, record.pos, 'maker', m));

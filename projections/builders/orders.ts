@@ -29,6 +29,7 @@ export interface OpenOrder {
   makerAmount: number;
   takerAmount: number;
   trades: string[];
+  builder: string;
   createdAt: number;
   updatedAt: number;
   resting: boolean;
@@ -72,6 +73,11 @@ export class OrdersBuilder {
     this.moveLevel(o, o.size - o.matched);
   }
 
+  /** The builder code of an open order ('' when none or unknown). */
+  builderOf(orderId: string): string {
+    return this.open.get(orderId)?.builder ?? '';
+  }
+
   /** Best bid and ask of a market in outcome 0's terms (undefined for an empty side). */
   bestPrices(conditionId: string): { bid: number | undefined; ask: number | undefined } {
     const l = this.books.get(conditionId);
@@ -105,7 +111,7 @@ export class OrdersBuilder {
           const o: OpenOrder = {
             id: e.orderId, account: e.account, owner: e.owner, conditionId: e.conditionId, tokenId: e.tokenId, outcome: e.outcome, side: e.side,
             price: e.price, size: e.size, matched: 0, status: 'LIVE', orderType: e.orderType, postOnly: e.postOnly, expiration: e.expiration,
-            makerAmount: e.makerAmount, takerAmount: e.takerAmount, trades: [], createdAt: e.time, updatedAt: e.time, resting: false,
+            makerAmount: e.makerAmount, takerAmount: e.takerAmount, trades: [], builder: e.builder ?? '', createdAt: e.time, updatedAt: e.time, resting: false,
           };
           this.open.set(o.id, o);
           changed.set(o.id, o);
@@ -160,7 +166,7 @@ export class OrdersBuilder {
       out.add('orders', {
         order_id: o.id, account: o.account, owner: o.owner, condition_id: o.conditionId, token_id: o.tokenId, outcome: o.outcome, side: o.side,
         price: o.price, original_size: o.size, size_matched: o.matched, status: o.status, order_type: o.orderType, post_only: o.postOnly,
-        expiration: o.expiration, maker_amount: o.makerAmount, taker_amount: o.takerAmount, associate_trades: [...o.trades],
+        expiration: o.expiration, maker_amount: o.makerAmount, taker_amount: o.takerAmount, associate_trades: [...o.trades], builder: o.builder,
         created_at: chTime(o.createdAt), updated_at: chTime(o.updatedAt), version: record.pos,
       });
     }

@@ -117,3 +117,11 @@ for (const [name, books] of BOOKS) {
     t.equal(s.tokens('a', YES), units(10));
   });
 }
+
+t.test('the builder code of a signed order rides on OrderAccepted; without one the field is absent', async (t) => {
+  const s = new Scenario(t).given(listMarket(), deposit('a', 100));
+  const withBuilder = s.when({ ...buy('b1', 'a', YES, 10, 0.4), builder: '0x' + 'ab'.repeat(32) });
+  t.match(withBuilder[0], { type: 'OrderAccepted', builder: '0x' + 'ab'.repeat(32) });
+  const without = s.when(buy('b2', 'a', YES, 10, 0.4));
+  t.notOk(JSON.stringify(without[0]).includes('builder'), 'no builder key in the encoded event');
+});

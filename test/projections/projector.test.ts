@@ -110,3 +110,19 @@ t.test('waitFor resolves once a position is projected', async (t) => {
   await running;
   await t.rejects(projector.waitFor(session.records.length + 1, 50), /did not reach position/);
 });
+
+t.test('builder codes reach orders and both sides of fills', async (t) => {
+  const builderCode = '0x' + '12'.repeat(32);
+  const commands = sessionFor(505, 50).map((c, i) => (c.type === 'PlaceOrder' && i % 2 === 0 ? { ...c, builder: builderCode } : c));
+  const session = await loggedSession(commands);
+  const { ch, db } = await freshDatabase();
+  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT });
+  await projector.start();
+  await projector.catchUp();
+  const expectedOrders = session.records.filter((r) => r.events.some((e) => e.type === 'OrderAccepted' && e.builder === builderCode)).length;
+  t.ok(expectedOrders > 0, `${expectedOrders} orders with a builder`);
+  t.equal(await scalar(ch, `SELECT count() FROM ${db}.orders FINAL WHERE builder = '${builderCode}'`), expectedOrders);
+  const builderFills = session.records.flatMap((r) => r.events).filter((e) => e.type === 'TradeExecuted').length;
+  const tagged = await scalar(ch, `SELECT countIf(taker_builder = '${builderCode}' OR maker_builder = '${builderCode}') FROM ${db}.fills`);
+  t.ok(builderFills === 0 || tagged > 0, `${tagged} of ${builderFills} fills attributed`);
+});
