@@ -165,6 +165,24 @@ export class Projector {
     return fresh.length;
   }
 
+  /** Projects positions up to `to` (inclusive) read from `log`, in batches. */
+  async catchUpTo(log: EventLog, to: number): Promise<number> {
+    const max = this.options.maxBatch ?? 5_000;
+    let done = 0;
+    while (this.progressPos < to) {
+      const end = Math.min(to, this.progressPos + max);
+      const records: LogRecord[] = [];
+      for await (const record of log.read(this.progressPos + 1)) {
+        if (record.pos > end) break;
+        records.push(record);
+        if (record.pos === end) break;
+      }
+      if (records.length === 0) throw new Error(`projector ${this.name}: the log holds nothing after ${this.progressPos}`);
+      done += await this.deliver(records);
+    }
+    return done;
+  }
+
   /** Projects what the log holds beyond the progress, in batches; returns the number of records. */
   async catchUp(): Promise<number> {
     const max = this.options.maxBatch ?? 5_000;

@@ -11,8 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Journal } from '../../log/journal/journal.js';
 import { openClickHouse } from '../../storage/clickhouse.js';
 import { Projector } from '../../projections/projector.js';
-import type { Command } from '../../engine/index.js';
-import { FEE_ACCOUNT, countFills, loggedSession, sessionFor } from '../support/projectionFixtures.js';
+import { FEE_ACCOUNT, countFills, crossingCommands, loggedSession, sessionFor } from '../support/projectionFixtures.js';
 
 const RUNS = Number(process.env.PMX_CRASH_RUNS ?? 4);
 const CHILD = fileURLToPath(new URL('../support/projectorChild.ts', import.meta.url));
@@ -20,14 +19,7 @@ const CHILD = fileURLToPath(new URL('../support/projectorChild.ts', import.meta.
 t.test(`SIGKILL the projector ${RUNS} times mid-projection: every fill exactly once`, async (t) => {
   // A varied session, then 300 crossing orders (buys of each outcome that mint against each other).
   const base = sessionFor(9001, 600);
-  const crossing: Command[] = Array.from({ length: 300 }, (_, i) => {
-    const qty = (1 + (i % 7)) * 1_000_000;
-    const price = i % 2 === 0 ? 550_000 : 460_000;
-    return {
-      type: 'PlaceOrder', time: 1_800_000_000_000 + i, orderId: `0xcross${i}`, account: i % 2 === 0 ? '0xa1' : '0xa2', owner: 'k', tokenId: i % 2 === 0 ? '11' : '12',
-      side: 'BUY', makerAmount: (qty / 10_000) * (price / 100), takerAmount: qty, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: 0,
-    };
-  });
+  const crossing = crossingCommands(300);
   const commands = [...base, ...crossing];
   const session = await loggedSession(commands);
   await session.journal.close();

@@ -19,6 +19,18 @@ export function sessionFor(seed: number, length = 400): Command[] {
   return [...genesis(), ...toCommands(ops ?? [])];
 }
 
+/** Buys of each outcome of market 0xm1 that mint against each other: every second order fills. */
+export function crossingCommands(count: number, startTime = 1_800_000_000_000, prefix = 'cross'): Command[] {
+  return Array.from({ length: count }, (_, i) => {
+    const qty = (1 + (i % 7)) * 1_000_000;
+    const price = i % 2 === 0 ? 550_000 : 460_000;
+    return {
+      type: 'PlaceOrder', time: startTime + i, orderId: `0x${prefix}${i}`, account: i % 2 === 0 ? '0xa1' : '0xa2', owner: 'k', tokenId: i % 2 === 0 ? '11' : '12',
+      side: 'BUY', makerAmount: (qty / 10_000) * (price / 100), takerAmount: qty, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: 0,
+    } as Command;
+  });
+}
+
 export interface LoggedSession {
   readonly engine: Engine;
   readonly records: LogRecord[];
