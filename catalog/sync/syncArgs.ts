@@ -1,0 +1,16 @@
+// Arguments of `npm run catalog:sync` that are not settings of the service.
+
+/** Splits `--import <file>` / `--import=<file>` off the settings. */
+export function splitImportFlag(argv: readonly string[]): { importPath?: string; rest: string[]; problem?: string } {
+  const rest: string[] = [];
+  let importPath: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--import' || arg.startsWith('--import=')) {
+      const value = arg === '--import' ? argv[++i] : arg.slice('--import='.length);
+      if (value === undefined || value === '') return { rest, problem: '--import needs the path of a JSON dump' };
+      importPath = value;
+    } else rest.push(arg);
+  }
+  return { importPath, rest };
+}
