@@ -1,0 +1,210 @@
+// Trades in the CLOB shape (spec §2.10): GET /data/trades for the authenticated account and
+// GET /builder/trades. One trade per fill: `id` is the fill id, the top level describes the taker order
+// (maker_address is the taker order's signer, as upstream), `maker_orders` holds the one resting order
+// the fill matched, and bucket_index is the fill's index among the fills of its taker command. Fills
+// settle inside the exchange, so status is CONFIRMED from the start and transaction_hash is derived from
+// the fill id (wire.ts). match_time and last_update are Unix seconds as strings (a fill never changes).
+// Newest first (time, then fill id, descending); pages are offsets behind base64 cursors (cursor.ts).
+
+import { ReadModelInputError } from './errors.js';
+import { idList, intIn, text, unixSeconds } from './inputs.js';
+import { select, type ReadContext } from './context.js';
+import { cursorFor, END_CURSOR, parseCursor } from './cursor.js';
+import { loadMarkets, outcomeLabel, type MarketInfo } from './markets.js';
+import { SqlFilters } from './sqlFilters.js';
+import { toDecimal, transactionHashOf } from './wire.js';
+
+export const ACCOUNT_TRADES_DEFAULT_PAGE = 100;
+export const ACCOUNT_TRADES_MAX_PAGE = 1_000;
+
+export interface MakerOrder {
+  order_id: string;
+  maker_address: string;
+  owner: string;
+  matched_amount: string;
+  fee_rate_bps: string;
+  price: string;
+  asset_id: string;
+  outcome: string;
+  side: 'BUY' | 'SELL';
+}
+
+export interface AccountTrade {
+  id: string;
+  taker_order_id: string;
+  market: string;
+  asset_id: string;
+  side: 'BUY' | 'SELL';
+  size: string;
+  fee_rate_bps: string;
+  price: string;
+  status: 'CONFIRMED';
+  match_time: string;
+  last_update: string;
+  outcome: string;
+  bucket_index: number;
+  owner: string;
+  maker_address: string;
+  transaction_hash: string;
+  trader_side: 'TAKER' | 'MAKER';
+  type: 'TAKER';
+  maker_orders: MakerOrder[];
+}
+
+export interface TradePage {
+  data: AccountTrade[];
+  next_cursor: string;
+  limit: number;
+  count: number;
+}
+
+interface FillRow {
+  fill_id: string;
+  time_ms: number;
+  condition_id: string;
+  size: number;
+  bucket_index: number;
+  taker_order_id: string; taker_account: string; taker_owner: string; taker_token_id: string; taker_outcome: number;
+  taker_side: 'BUY' | 'SELL'; taker_price: number; taker_fee_bps: number; taker_builder: string;
+  maker_order_id: string; maker_account: string; maker_owner: string; maker_token_id: string; maker_outcome: number;
+  maker_side: 'BUY' | 'SELL'; maker_price: number; maker_fee_bps: number; maker_builder: string;
+}
+
+const COLUMNS = `fill_id, toUnixTimestamp64Milli(time) AS time_ms, condition_id, size, bucket_index,
+  taker_order_id, taker_account, taker_owner, taker_token_id, taker_outcome, taker_side, taker_price, taker_fee_bps, taker_builder,
+  maker_order_id, maker_account, maker_owner, maker_token_id, maker_outcome, maker_side, maker_price, maker_fee_bps, maker_builder`;
+
+function toTrade(r: FillRow, m: MarketInfo | undefined, traderSide: 'TAKER' | 'MAKER'): AccountTrade {
+  const seconds = String(Math.floor(Number(r.time_ms) / 1000));
+  return {
+    id: r.fill_id,
+    taker_order_id: r.taker_order_id,
+    market: r.condition_id,
+    asset_id: r.taker_token_id,
+    side: r.taker_side,
+    size: toDecimal(Number(r.size)),
+    fee_rate_bps: String(r.taker_fee_bps),
+    price: toDecimal(Number(r.taker_price)),
+    status: 'CONFIRMED',
+    match_time: seconds,
+    last_update: seconds,
+    outcome: outcomeLabel(m, r.taker_outcome),
+    bucket_index: Number(r.bucket_index),
+    owner: r.taker_owner,
+    maker_address: r.taker_account,
+    transaction_hash: transactionHashOf(r.fill_id),
+    trader_side: traderSide,
+    type: 'TAKER',
+    maker_orders: [{
+      order_id: r.maker_order_id,
+      maker_address: r.maker_account,
+      owner: r.maker_owner,
+      matched_amount: toDecimal(Number(r.size)),
+      fee_rate_bps: String(r.maker_fee_bps),
+      price: toDecimal(Number(r.maker_price)),
+      asset_id: r.maker_token_id,
+      outcome: outcomeLabel(m, r.maker_outcome),
+      side: r.maker_side,
+    }],
+  };
+}
+
+interface Common {
+  readonly id?: string;
+  readonly market?: string;
+  /** Unix seconds; only trades strictly before / after it. */
+  readonly before?: string | number;
+  readonly after?: string | number;
+  readonly nextCursor?: string;
+  /** Page size (the server's choice on the wire); default 100. */
+  readonly limit?: number;
+}
+
+/** Checks the shared filters; returns the page request, or 'end' for the terminal cursor. */
+function commonFilters(params: Common, f: SqlFilters): { offset: number; limit: number } | 'end' {
+  const id = text('id', params.id);
+  const market = text('market', params.market);
+  const before = unixSeconds('before', params.before);
+  const after = unixSeconds('after', params.after);
+  const limit = intIn('limit', params.limit, ACCOUNT_TRADES_DEFAULT_PAGE, 1, ACCOUNT_TRADES_MAX_PAGE);
+  const offset = parseCursor('next_cursor', params.nextCursor);
+  if (id !== undefined) f.add('fill_id = {id:String}', { id });
+  if (market !== undefined) f.add('condition_id = {market:String}', { market });
+  if (before !== undefined) f.add('toUnixTimestamp(time) < {before:Int64}', { before });
+  if (after !== undefined) f.add('toUnixTimestamp(time) > {after:Int64}', { after });
+  return offset === 'end' ? 'end' : { offset, limit };
+}
+
+async function page(ctx: ReadContext, where: string, f: SqlFilters, offset: number, limit: number): Promise<FillRow[]> {
+  return select<FillRow>(
+    ctx,
+    `SELECT ${COLUMNS} FROM ${ctx.db}.fills ${where} ORDER BY time DESC, fill_id DESC LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    { ...f.params, limit: limit + 1, offset },
+  );
+}
+
+export interface AccountTradesParams extends Common {
+  /** The authenticated address: only fills where it was the taker or the maker. */
+  readonly caller: string;
+  /** Taker address. */
+  readonly taker?: string;
+  /** Maker (counterparty) address. */
+  readonly maker?: string;
+}
+
+/** GET /data/trades. trader_side says whether the caller was the taker (TAKER) or the maker. */
+export async function accountTrades(ctx: ReadContext, params: AccountTradesParams): Promise<TradePage> {
+  const caller = text('caller', params.caller);
+  if (caller === undefined || caller === '') throw new ReadModelInputError('caller', 'the authenticated address is required');
+  const f = new SqlFilters({ caller });
+  const taker = text('taker', params.taker);
+  const maker = text('maker', params.maker);
+  if (taker !== undefined) f.add('taker_account = {taker:String}', { taker });
+  if (maker !== undefined) f.add('maker_account = {maker:String}', { maker });
+  const request = commonFilters(params, f);
+  if (request === 'end') return { data: [], next_cursor: END_CURSOR, limit: params.limit ?? ACCOUNT_TRADES_DEFAULT_PAGE, count: 0 };
+  // The caller's fills come from fill_sides (ordered by account); their rows in `fills` by its key prefix.
+  const where = `WHERE (condition_id, time, fill_id) IN (SELECT condition_id, time, fill_id FROM ${ctx.db}.fill_sides WHERE account = {caller:String})${f.and}`;
+  const rows = await page(ctx, where, f, request.offset, request.limit);
+  const shown = rows.slice(0, request.limit);
+  const info = await loadMarkets(ctx, shown.map((r) => r.condition_id));
+  return {
+    data: shown.map((r) => toTrade(r, info.get(r.condition_id), r.taker_account === caller ? 'TAKER' : 'MAKER')),
+    next_cursor: rows.length > request.limit ? cursorFor(request.offset + request.limit) : END_CURSOR,
+    limit: request.limit,
+    count: shown.length,
+  };
+}
+
+export interface BuilderTradesParams extends Common {
+  /** The builder whose trades to list; absent: every trade that carried any builder code. */
+  readonly builderCode?: string;
+  /** Address of either order (the taker order's or the maker order's signer). */
+  readonly makerAddress?: string;
+  /** Token id of either order. */
+  readonly assetId?: string;
+}
+
+/**
+ * GET /builder/trades: fills whose taker or maker order carried a builder code, as a bare array (spec
+ * §4.3). trader_side names the side of the attributed order (TAKER when the taker's carried the code). The
+ * wire has no envelope for a next cursor: a full page means there may be more, at cursorFor(offset + limit).
+ */
+export async function builderTrades(ctx: ReadContext, params: BuilderTradesParams = {}): Promise<AccountTrade[]> {
+  const f = new SqlFilters();
+  const code = text('builder_code', params.builderCode);
+  if (code !== undefined) f.add('taker_builder = {code:String} OR maker_builder = {code:String}', { code });
+  else f.add(`taker_builder != '' OR maker_builder != ''`);
+  const makerAddress = text('maker_address', params.makerAddress);
+  const assetId = idList('asset_id', params.assetId === undefined ? undefined : [params.assetId], 1)?.[0];
+  if (makerAddress !== undefined) f.add('taker_account = {addr:String} OR maker_account = {addr:String}', { addr: makerAddress });
+  if (assetId !== undefined) f.add('taker_token_id = {asset:String} OR maker_token_id = {asset:String}', { asset: assetId });
+  const request = commonFilters(params, f);
+  if (request === 'end') return [];
+  const rows = (await page(ctx, f.where, f, request.offset, request.limit)).slice(0, request.limit);
+  const info = await loadMarkets(ctx, rows.map((r) => r.condition_id));
+  return rows.map((r) => {
+    const takerAttributed = code === undefined ? r.taker_builder !== '' : r.taker_builder === code;
+    return toTrade(r, info.get(r.condition_id), takerAttributed ? 'TAKER' : 'MAKER');
+  });
+}

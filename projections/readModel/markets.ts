@@ -1,0 +1,58 @@
+// Markets as the read model shows them: the engine's view (tokens, resolution, neg-risk) from
+// engine_markets, merged with the injected metadata (titles, labels, dates).
+
+import type { Outcome } from '../../engine/index.js';
+import { select, type ReadContext } from './context.js';
+import { FALLBACK_METADATA, type MarketMetadata } from './metadata.js';
+
+export interface MarketInfo extends MarketMetadata {
+  readonly conditionId: string;
+  /** Outcome 0's and outcome 1's token ids ('' when the engine does not know the market). */
+  readonly tokens: readonly [string, string];
+  readonly negRisk: boolean;
+  /** The winning outcome once resolved, else null. */
+  readonly winningOutcome: Outcome | null;
+}
+
+interface EngineMarketRow {
+  condition_id: string;
+  token0: string;
+  token1: string;
+  neg_risk: boolean;
+  winning_outcome: number;
+}
+
+/** The markets among `conditionIds` (unknown ones get the fallback metadata and no tokens). */
+export async function loadMarkets(ctx: ReadContext, conditionIds: readonly string[]): Promise<Map<string, MarketInfo>> {
+  const ids = [...new Set(conditionIds)];
+  const out = new Map<string, MarketInfo>();
+  if (ids.length === 0) return out;
+  const rows = await select<EngineMarketRow>(
+    ctx,
+    `SELECT condition_id, argMax(token0, version) AS token0, argMax(token1, version) AS token1, argMax(neg_risk, version) AS neg_risk,
+            argMax(winning_outcome, version) AS winning_outcome
+       FROM ${ctx.db}.engine_markets WHERE condition_id IN {ids:Array(String)} GROUP BY condition_id`,
+    { ids },
+  );
+  const engine = new Map(rows.map((r) => [r.condition_id, r]));
+  const metadata = await ctx.metadata(ids);
+  for (const id of ids) {
+    const e = engine.get(id);
+    const m = metadata.get(id) ?? FALLBACK_METADATA;
+    const winning = e === undefined || Number(e.winning_outcome) < 0 ? null : (Number(e.winning_outcome) as Outcome);
+    out.set(id, {
+      ...FALLBACK_METADATA,
+      ...m,
+      conditionId: id,
+      tokens: e === undefined ? ['', ''] : [e.token0, e.token1],
+      negRisk: e === undefined ? (m.negRisk ?? false) : Boolean(e.neg_risk),
+      winningOutcome: winning,
+    });
+  }
+  return out;
+}
+
+/** The label of an outcome. */
+export function outcomeLabel(market: MarketInfo | undefined, outcome: number): string {
+  return (market ?? FALLBACK_METADATA).outcomes[outcome === 1 ? 1 : 0];
+}

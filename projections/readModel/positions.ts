@@ -1,0 +1,182 @@
+// GET /positions (spec §2.2, §4.2; PnL fields per upstream conventions §6.1). One row per token the user
+// holds (size > 0 and size >= sizeThreshold), from `positions` (average-cost basis, see
+// projections/builders/positions.ts). Values, in shares and USDC:
+//   avgPrice = cost / size               initialValue = size × avgPrice (= cost)
+//   curPrice = latest mark (marks.ts); 1 or 0 once the market is resolved
+//   currentValue = size × curPrice       cashPnl = currentValue − initialValue
+//   percentPnl = cashPnl / initialValue × 100
+//   percentRealizedPnl = (realizedPnl + currentValue − totalBought × avgPrice) / (totalBought × avgPrice) × 100
+//     (upstream's formula as inferred from real rows; equals percentPnl when nothing was sold)
+// Percentages are 0 when their base is 0; a token with no mark yet has curPrice 0.
+// redeemable: the market is resolved (and size > 0). mergeable: the market is not resolved and the user
+// also holds the other outcome (the engine refuses merges after resolution).
+// Sorting happens here rather than in SQL because TITLE and RESOLVING sort on metadata; a user's positions
+// are one primary-key range of `positions`. Ties go by conditionId, then outcomeIndex, ascending.
+
+import { PRICE_ONE } from '../../engine/index.js';
+import { ReadModelInputError } from './errors.js';
+import { baseUnitsAtLeastZero, idList, intIn, oneOf, text } from './inputs.js';
+import { select, type ReadContext } from './context.js';
+import { loadMarkets, outcomeLabel, type MarketInfo } from './markets.js';
+import { latestMarks } from './marks.js';
+import { SqlFilters } from './sqlFilters.js';
+import { assetOf, toFloat } from './wire.js';
+
+export const POSITION_SORTS = ['CURRENT', 'INITIAL', 'TOKENS', 'CASHPNL', 'PERCENTPNL', 'TITLE', 'RESOLVING', 'PRICE', 'AVGPRICE'] as const;
+export type PositionSort = (typeof POSITION_SORTS)[number];
+
+export interface PositionsParams {
+  readonly user: string;
+  readonly market?: readonly string[];
+  /** Shares; default 1. */
+  readonly sizeThreshold?: number;
+  readonly redeemable?: boolean;
+  readonly mergeable?: boolean;
+  readonly limit?: number;
+  readonly offset?: number;
+  readonly sortBy?: string;
+  readonly sortDirection?: string;
+  /** Case-insensitive substring of the market title, at most 100 characters. */
+  readonly title?: string;
+}
+
+export interface Position {
+  proxyWallet: string;
+  asset: string;
+  conditionId: string;
+  size: number;
+  avgPrice: number;
+  initialValue: number;
+  currentValue: number;
+  cashPnl: number;
+  percentPnl: number;
+  totalBought: number;
+  realizedPnl: number;
+  percentRealizedPnl: number;
+  curPrice: number;
+  redeemable: boolean;
+  mergeable: boolean;
+  title: string;
+  slug: string;
+  icon: string;
+  eventId: string;
+  eventSlug: string;
+  outcome: string;
+  outcomeIndex: number;
+  oppositeOutcome: string;
+  oppositeAsset: string;
+  endDate: string;
+  negativeRisk: boolean;
+  timestamp: number;
+}
+
+interface PositionRow {
+  token_id: string;
+  condition_id: string;
+  outcome: number;
+  size: number;
+  cost: number;
+  total_bought: number;
+  realized_pnl: number;
+  updated_ms: number;
+}
+
+/** Money rounded to the base unit (removes float noise such as 0.30000000000000004). */
+const money = (baseUnits: number): number => Math.round(baseUnits) / 1_000_000;
+const percent = (part: number, whole: number): number => (whole === 0 ? 0 : (part / whole) * 100);
+
+function sortKey(p: Position, by: PositionSort): number | string {
+  switch (by) {
+    case 'CURRENT': return p.currentValue;
+    case 'INITIAL': return p.initialValue;
+    case 'TOKENS': return p.size;
+    case 'CASHPNL': return p.cashPnl;
+    case 'PERCENTPNL': return p.percentPnl;
+    case 'TITLE': return p.title.toLowerCase();
+    case 'RESOLVING': return p.endDate;
+    case 'PRICE': return p.curPrice;
+    case 'AVGPRICE': return p.avgPrice;
+  }
+}
+
+function toPosition(user: string, r: PositionRow, m: MarketInfo | undefined, mark: number | undefined, heldTokens: ReadonlySet<string>): Position {
+  const outcome = r.outcome === 1 ? 1 : 0;
+  const other = outcome === 1 ? 0 : 1;
+  const resolved = m?.winningOutcome !== null && m?.winningOutcome !== undefined;
+  const cur = resolved ? (m?.winningOutcome === outcome ? PRICE_ONE : 0) : (mark ?? 0);
+  const size = Number(r.size);
+  const cost = Number(r.cost);
+  const totalBought = Number(r.total_bought);
+  const avgPrice = size === 0 ? 0 : cost / size;
+  const currentBase = (size * cur) / PRICE_ONE;
+  const boughtBasis = totalBought * avgPrice;
+  const realized = Number(r.realized_pnl);
+  const oppositeToken = m?.tokens[other] ?? '';
+  return {
+    proxyWallet: user,
+    asset: assetOf(r.condition_id, outcome),
+    conditionId: r.condition_id,
+    size: toFloat(size),
+    avgPrice,
+    initialValue: money(cost),
+    currentValue: money(currentBase),
+    cashPnl: money(currentBase - cost),
+    percentPnl: percent(currentBase - cost, cost),
+    totalBought: toFloat(totalBought),
+    realizedPnl: money(realized),
+    percentRealizedPnl: percent(realized + currentBase - boughtBasis, boughtBasis),
+    curPrice: toFloat(cur),
+    redeemable: resolved,
+    mergeable: !resolved && oppositeToken !== '' && heldTokens.has(oppositeToken),
+    title: m?.title ?? '',
+    slug: m?.slug ?? '',
+    icon: m?.icon ?? '',
+    eventId: m?.eventId ?? '',
+    eventSlug: m?.eventSlug ?? '',
+    outcome: outcomeLabel(m, outcome),
+    outcomeIndex: outcome,
+    oppositeOutcome: outcomeLabel(m, other),
+    oppositeAsset: assetOf(r.condition_id, other),
+    endDate: m?.endDate ?? '',
+    negativeRisk: m?.negRisk ?? false,
+    timestamp: Math.floor(Number(r.updated_ms) / 1000),
+  };
+}
+
+export async function positions(ctx: ReadContext, params: PositionsParams): Promise<Position[]> {
+  const user = text('user', params.user);
+  if (user === undefined || user === '') throw new ReadModelInputError('user', 'is required');
+  const markets = idList('market', params.market, 1_000);
+  const threshold = baseUnitsAtLeastZero('sizeThreshold', params.sizeThreshold, 1_000_000);
+  const limit = intIn('limit', params.limit, 100, 0, 500);
+  const offset = intIn('offset', params.offset, 0, 0, 10_000);
+  const sortBy = oneOf('sortBy', params.sortBy, POSITION_SORTS, 'TOKENS');
+  const direction = oneOf('sortDirection', params.sortDirection, ['ASC', 'DESC'] as const, 'DESC');
+  const title = text('title', params.title, 100)?.toLowerCase();
+
+  // Every position of the user with tokens, whatever the threshold: mergeable needs the other outcome's.
+  const f = new SqlFilters({ user }).add('account = {user:String}').add('size > 0');
+  if (markets !== undefined) f.add('condition_id IN {markets:Array(String)}', { markets });
+  const rows = await select<PositionRow>(
+    ctx,
+    `SELECT token_id, condition_id, outcome, size, cost, total_bought, realized_pnl, toUnixTimestamp64Milli(updated_at) AS updated_ms
+       FROM ${ctx.db}.positions FINAL ${f.where}`,
+    f.params,
+  );
+  const held = new Set(rows.map((r) => r.token_id));
+  const wanted = rows.filter((r) => Number(r.size) >= threshold);
+  const [info, marks] = await Promise.all([loadMarkets(ctx, wanted.map((r) => r.condition_id)), latestMarks(ctx, wanted.map((r) => r.token_id))]);
+  let out = wanted.map((r) => toPosition(user, r, info.get(r.condition_id), marks.get(r.token_id), held));
+  if (params.redeemable === true) out = out.filter((p) => p.redeemable);
+  if (params.mergeable === true) out = out.filter((p) => p.mergeable);
+  if (title !== undefined && title !== '') out = out.filter((p) => p.title.toLowerCase().includes(title));
+  const sign = direction === 'ASC' ? 1 : -1;
+  out.sort((a, b) => {
+    const ka = sortKey(a, sortBy);
+    const kb = sortKey(b, sortBy);
+    if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
+    if (a.conditionId !== b.conditionId) return a.conditionId < b.conditionId ? -1 : 1;
+    return a.outcomeIndex - b.outcomeIndex;
+  });
+  return out.slice(offset, offset + limit);
+}

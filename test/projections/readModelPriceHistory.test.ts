@@ -1,0 +1,82 @@
+// Read model: price history (GET /prices-history, POST /batch-prices-history) against the hand-built session
+// of readModelFixture.ts. Y1's mark by minute: m0 0.40 (last trade, empty book), m2 0.60, m5 0.70, m7 0.65
+// (book 0.60 / 0.70: the midpoint wins over the 0.70 last trade); no rows in between (carried forward).
+
+import t from 'tap';
+import { batchPriceHistory, MAX_POINTS, priceHistory, type PricePoint } from '../../projections/readModel/index.js';
+import { at, atTime, T0, T0S, readModelFixture } from './readModelFixture.js';
+
+const DAY = 86_400_000;
+const series = (start: number, values: number[], step = 60): PricePoint[] => values.map((p, i) => ({ t: start + i * step, p }));
+
+t.test('price history', async (t) => {
+  const { ctx } = await readModelFixture();
+
+  t.test('fidelity 1: one point a minute, carried forward over quiet minutes', async (t) => {
+    const { history } = await priceHistory(ctx, { market: 'Y1', startTs: T0S, endTs: T0S + 600 });
+    t.same(history, series(T0S, [0.4, 0.4, 0.6, 0.6, 0.6, 0.7, 0.7, 0.65, 0.65, 0.65]));
+    const no = await priceHistory(ctx, { market: 'N1', startTs: T0S, endTs: T0S + 600 });
+    t.same(no.history.map((x) => x.p), [0.6, 0.6, 0.4, 0.4, 0.4, 0.3, 0.3, 0.35, 0.35, 0.35], 'outcome 1 mirrors outcome 0');
+  });
+
+  t.test('fidelity: buckets from the start, p at the end of each (or at endTs)', async (t) => {
+    t.same((await priceHistory(ctx, { market: 'Y1', startTs: T0S, endTs: T0S + 600, fidelity: 3 })).history, series(T0S, [0.6, 0.7, 0.65, 0.65], 180));
+    t.same((await priceHistory(ctx, { market: 'Y1', startTs: T0S, endTs: T0S + 150, fidelity: 2 })).history, series(T0S, [0.4, 0.6], 120));
+    t.same((await priceHistory(ctx, { market: 'Y1', startTs: T0S, endTs: T0S + 600, fidelity: 1_000 })).history, [{ t: T0S, p: 0.65 }]);
+  });
+
+  t.test('carry in from before the range; nothing before the first mark; start floored to the minute', async (t) => {
+    t.same((await priceHistory(ctx, { market: 'Y1', startTs: T0S + 180, endTs: T0S + 300 })).history, series(T0S + 180, [0.6, 0.6]));
+    t.same((await priceHistory(ctx, { market: 'Y1', startTs: T0S + 190, endTs: T0S + 300 })).history, series(T0S + 180, [0.6, 0.6]));
+    t.same((await priceHistory(ctx, { market: 'Y1', startTs: T0S - 300, endTs: T0S + 60 })).history, [{ t: T0S, p: 0.4 }]);
+    t.same((await priceHistory(ctx, { market: 'Y1', startTs: T0S + 3_000, endTs: T0S + 3_120 })).history, series(T0S + 3_000, [0.65, 0.65]), 'long after the last row');
+    t.same((await priceHistory(ctx, { market: 'Y1', startTs: T0S + 60, endTs: T0S + 60 })).history, [], 'an empty range');
+    t.same((await priceHistory(ctx, { market: 'Y1', endTs: T0S + 120 })).history, series(T0S, [0.4, 0.4]), 'endTs alone: from the first mark');
+    t.equal((await priceHistory(ctx, { market: 'Y1', startTs: String(T0S + 600) })).history.length, 3, 'startTs alone (a string): until now (m12:30)');
+  });
+
+  t.test('intervals end now; 1m is a month', async (t) => {
+    // now = m12:30: every interval reaches back past the first mark, so each shows m0 .. m12.
+    const thirteen = series(T0S, [0.4, 0.4, 0.6, 0.6, 0.6, 0.7, 0.7, 0.65, 0.65, 0.65, 0.65, 0.65, 0.65]);
+    for (const interval of ['1h', '6h', '1d', '1w', '1m', 'max', 'all']) t.same((await priceHistory(ctx, { market: 'Y1', interval })).history, thirteen, interval);
+    t.same((await priceHistory(ctx, { market: 'Y1' })).history, thirteen, 'neither interval nor range: max');
+    const later = atTime(ctx, at(40 * 1_440));
+    const month = (await priceHistory(later, { market: 'Y1', interval: '1m' })).history;
+    t.equal(month.length, 30 * 1_440, 'a month of minutes');
+    t.same([month[0], month.at(-1)], [{ t: (T0 + 10 * DAY) / 1000, p: 0.65 }, { t: (T0 + 40 * DAY) / 1000 - 60, p: 0.65 }]);
+    t.equal((await priceHistory(later, { market: 'Y1', interval: '1w', fidelity: 60 })).history.length, 7 * 24);
+    t.equal((await priceHistory(later, { market: 'Y1', interval: '1h' })).history.length, 60);
+    t.equal((await priceHistory(later, { market: 'Y1', interval: 'max', fidelity: 1_440 })).history.length, 40);
+  });
+
+  t.test('at most MAX_POINTS per token: a default fidelity is raised, an explicit one refused', async (t) => {
+    const later = atTime(ctx, T0 + 100 * DAY);
+    const raised = (await priceHistory(later, { market: 'Y1', interval: 'max' })).history;
+    t.equal(raised.length, 72_000, '144,000 minutes at fidelity 2');
+    t.ok(raised.length <= MAX_POINTS);
+    t.equal(raised[1]?.t, T0S + 120);
+    await t.rejects(priceHistory(later, { market: 'Y1', interval: 'max', fidelity: 1 }), { name: 'ReadModelInputError', message: /^fidelity:/ });
+  });
+
+  t.test('batch: keyed by token id, unknown tokens empty', async (t) => {
+    const { history } = await batchPriceHistory(ctx, { markets: ['Y1', 'Y2', 'Y3', 'nope'], startTs: T0S + 420, endTs: T0S + 600, fidelity: 1 });
+    t.same(Object.keys(history), ['Y1', 'Y2', 'Y3', 'nope']);
+    t.same(history.Y1, series(T0S + 420, [0.65, 0.65, 0.65]));
+    t.same(history.Y2, series(T0S + 480, [0.3, 0.3]), 'Y2 book 0.20 / 0.40 from m8');
+    t.same(history.Y3, [{ t: T0S + 540, p: 0.25 }]);
+    t.same(history.nope, []);
+    t.same((await priceHistory(ctx, { market: 'nope' })).history, []);
+  });
+
+  t.test('bad input is refused with a typed error', async (t) => {
+    const bad: [object, RegExp][] = [
+      [{ interval: '2d' }, /^interval:/], [{ interval: '1h', startTs: T0S }, /^interval:/], [{ startTs: T0S + 60, endTs: T0S }, /^startTs:/],
+      [{ fidelity: 0 }, /^fidelity:/], [{ fidelity: 1.5 }, /^fidelity:/], [{ startTs: 'noon' }, /^startTs:/], [{ endTs: -60 }, /^endTs:/],
+    ];
+    for (const [params, message] of bad) await t.rejects(priceHistory(ctx, { market: 'Y1', ...params }), { name: 'ReadModelInputError', message }, JSON.stringify(params));
+    await t.rejects(priceHistory(ctx, { market: '' }), { message: /^market:/ });
+    await t.rejects(batchPriceHistory(ctx, { markets: [] }), { message: /^markets:/ });
+    await t.rejects(batchPriceHistory(ctx, { markets: Array.from({ length: 21 }, (_, i) => `T${i}`) }), { message: /^markets: at most 20/ });
+    t.equal(Object.keys((await batchPriceHistory(ctx, { markets: Array.from({ length: 20 }, (_, i) => `T${i}`) })).history).length, 20);
+  });
+});
