@@ -1,0 +1,39 @@
+// Hands every order-book market of the catalog to the engine (at start, after the demo catalog loads or a
+// sync runs): reads them from ClickHouse in pages and passes them to handOffMarkets, which skips whatever
+// the engine already has.
+
+import { queryRows } from '../../storage/clickhouse.js';
+import { tableOf, type CatalogDb } from '../catalogDb.js';
+import type { GammaObject } from '../upstream/gammaValues.js';
+import { handOffMarkets, type CommandSink, type EngineMarketView, type HandOffReport } from './handOffMarkets.js';
+
+const PAGE = 5000;
+
+function merge(into: HandOffReport | undefined, next: HandOffReport): HandOffReport {
+  if (into === undefined) return next;
+  const skipped: Record<string, number> = { ...into.skipped };
+  for (const [reason, n] of Object.entries(next.skipped)) skipped[reason] = (skipped[reason] ?? 0) + n;
+  return {
+    listed: into.listed + next.listed,
+    updated: into.updated + next.updated,
+    resolved: into.resolved + next.resolved,
+    paused: into.paused + next.paused,
+    unchanged: into.unchanged + next.unchanged,
+    skipped,
+    conflicts: [...into.conflicts, ...next.conflicts],
+    rejected: [...into.rejected, ...next.rejected],
+  };
+}
+
+export async function handOffCatalog(catalog: CatalogDb, host: CommandSink, engine: EngineMarketView): Promise<HandOffReport> {
+  let report: HandOffReport | undefined;
+  for (let offset = 0; ; offset += PAGE) {
+    const rows = await queryRows<{ json: string }>(
+      catalog.client,
+      `SELECT json FROM ${tableOf(catalog, 'markets')} FINAL WHERE enable_order_book = 1 ORDER BY id_num, id LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
+      { limit: PAGE, offset },
+    );
+    report = merge(report, await handOffMarkets(host, engine, rows.map((r) => JSON.parse(r.json) as GammaObject)));
+    if (rows.length < PAGE) return report;
+  }
+}
