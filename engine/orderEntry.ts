@@ -3,7 +3,7 @@
 // releasing what is left. A refused order changes nothing but emits OrderRejected.
 
 import type { PlaceOrder } from './commands.js';
-import { EVENT_VERSION } from './events.js';
+import { EVENT_VERSION, type OrderAccepted } from './events.js';
 import { ASK, BID, crosses, opposite } from './book/orderBook.js';
 import { match, releaseReservation } from './matching.js';
 import { Order } from './order.js';
@@ -101,7 +101,7 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
     cmd.orderId, account, cmd.owner, market, outcome, cmd.tokenId, cmd.side, price, bookSide, bookPrice, qty,
     cmd.orderType, cmd.postOnly, cmd.expiration, expiresAt, state.nextSeq(), cmd.dedupeUntil,
   );
-  state.push({
+  const accepted: OrderAccepted = {
     v: EVENT_VERSION,
     seq: state.advance(),
     time: state.now,
@@ -120,8 +120,10 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
     orderType: cmd.orderType,
     postOnly: cmd.postOnly,
     expiration: cmd.expiration,
-    builder: typeof cmd.builder === 'string' && cmd.builder.length > 0 ? cmd.builder : undefined,
-  });
+  };
+  // Only orders that carry a builder code get the key, so events equal their JSON round trip.
+  if (typeof cmd.builder === 'string' && cmd.builder.length > 0) (accepted as { builder?: string }).builder = cmd.builder;
+  state.push(accepted);
   if (wouldCross) match(state, order);
 
   if (order.remaining === 0) {

@@ -34,6 +34,13 @@ function observable(engine: Engine): string {
   return JSON.stringify([accounts, markets, [...s.live.keys()], s.done.size]);
 }
 
+/** True when a value holds an `undefined` anywhere: such an event would not survive the log's JSON. */
+function hasUndefined(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (value === null || typeof value !== 'object') return false;
+  return Object.values(value).some(hasUndefined);
+}
+
 /** Runs one sequence; returns a description of the first problem, or undefined. */
 function check(ops: readonly Op[]): string | undefined {
   const fast = new Engine();
@@ -45,6 +52,7 @@ function check(ops: readonly Op[]): string | undefined {
     const b = reference.apply(cmd);
     const ja = JSON.stringify(a);
     if (ja !== JSON.stringify(b)) return `command ${i} (${cmd.type}): fast and reference books disagree\nfast: ${ja}\nref:  ${JSON.stringify(b)}`;
+    if (hasUndefined(a)) return `command ${i} (${cmd.type}): an event carries an undefined value: ${ja}`;
     const broken = fast.checkInvariants();
     if (broken.length > 0) return `command ${i} (${JSON.stringify(cmd)}): invariants broken: ${broken.join('; ')}`;
     if (a.length > 0 && a.every(isRefusal) && observable(fast) !== before) return `command ${i} (${cmd.type}) was refused but changed the state`;
