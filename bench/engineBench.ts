@@ -186,7 +186,7 @@ function mixedPhase(cfg: WorkloadConfig, warmup: number, reps: number, gc: () =>
     const oursSec = seconds(t);
     oursCpuRuns.push(n / cpuSeconds(c));
     oursRuns.push(n / oursSec);
-    check(engine.seq === wl.expectedSeq && engine.state.live.size === wl.expectedResting, `replay ${r}: seq ${engine.seq} / resting ${engine.state.live.size}, generator had ${wl.expectedSeq} / ${wl.expectedResting}`);
+    check(engine.seq === wl.expectedSeq && engine.state.live.size() === wl.expectedResting, `replay ${r}: seq ${engine.seq} / resting ${engine.state.live.size()}, generator had ${wl.expectedSeq} / ${wl.expectedResting}`);
     engine = undefined;
 
     let peer: PeerBooks | undefined = freshPeer(wl, cfg.markets);
@@ -221,7 +221,7 @@ function mixedPhase(cfg: WorkloadConfig, warmup: number, reps: number, gc: () =>
   // Correctness: replay matches the generator, invariants hold, the peer's books equal ours.
   check(oursRejected <= MAX_REJECTED_FRACTION * placed, `ours: ${oursRejected} of ${placed} orders rejected`);
   check(peerRejected <= MAX_REJECTED_FRACTION * placed, `peer: ${peerRejected} of ${placed} orders rejected`);
-  check(engine.seq === wl.expectedSeq && engine.state.live.size === wl.expectedResting, `latency replay: seq ${engine.seq} / resting ${engine.state.live.size}, generator had ${wl.expectedSeq} / ${wl.expectedResting}`);
+  check(engine.seq === wl.expectedSeq && engine.state.live.size() === wl.expectedResting, `latency replay: seq ${engine.seq} / resting ${engine.state.live.size()}, generator had ${wl.expectedSeq} / ${wl.expectedResting}`);
   const violations = engine.checkInvariants();
   check(violations.length === 0, `invariants: ${violations.length} violations, first: ${violations.slice(0, 3).join('; ')}`);
   let levelMismatches = 0;
@@ -234,7 +234,7 @@ function mixedPhase(cfg: WorkloadConfig, warmup: number, reps: number, gc: () =>
   });
   const peerResting = countPeerOrders(peer);
   check(levelMismatches === 0, `peer: ${levelMismatches} of ${cfg.markets} books differ from ours at the end (the peer was not fed the same orders)`);
-  check(peerResting === engine.state.live.size, `peer holds ${peerResting} resting orders, ours ${engine.state.live.size}`);
+  check(peerResting === engine.state.live.size(), `peer holds ${peerResting} resting orders, ours ${engine.state.live.size()}`);
 
   return {
     engine, genSeconds, stats: s, placed, oursRuns, peerRuns, oursCpuRuns, peerCpuRuns, oursLatency, peerLatency,
@@ -293,7 +293,7 @@ function main(): void {
   const started = process.hrtime.bigint();
   let mixed: MixedResult | undefined = mixedPhase(cfg, warmup, reps, gc);
   // The workload is unreachable now; the heap at the end is the mixed-run engine (and the runtime).
-  const restingEnd = mixed.engine.state.live.size;
+  const restingEnd = mixed.engine.state.live.size();
   gc();
   gc();
   const heapEndBytes = process.memoryUsage().heapUsed;

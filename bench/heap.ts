@@ -59,7 +59,7 @@ export function heapPhase(seed: number, orders: number, markets: number, account
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const afterBytes = settledHeap(gc);
-  const resting = engine.state.live.size;
+  const resting = engine.state.live.size();
   const deltaBytes = afterBytes - baselineBytes;
   const invariantViolations = engine.checkInvariants();
   return {

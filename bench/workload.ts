@@ -289,5 +289,5 @@ export function generateWorkload(cfg: WorkloadConfig): Workload {
     cancelRejected: stats.cancelRejected,
     rejectCodes: stats.rejectCodes,
   };
-  return { universe, setup, peerSetup, ops, peerOps, stats: timed, expectedSeq: gen.seq, expectedResting: gen.state.live.size };
+  return { universe, setup, peerSetup, ops, peerOps, stats: timed, expectedSeq: gen.seq, expectedResting: gen.state.live.size() };
 }

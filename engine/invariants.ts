@@ -60,7 +60,7 @@ export function findViolations(state: EngineState): string[] {
       }
     }
   }
-  if (liveInBooks !== state.live.size) problems.push(`${state.live.size} live orders but ${liveInBooks} in books`);
+  if (liveInBooks !== state.live.size()) problems.push(`${state.live.size()} live orders but ${liveInBooks} in books`);
 
   let collateral = 0;
   for (const account of state.ledger.accounts.values()) {

@@ -52,7 +52,7 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
   if (!wellFormed(cmd)) return refuse(state, cmd, 'INVALID_ORDER_PAYLOAD');
   const ref = state.tokens.get(cmd.tokenId);
   if (ref === undefined) return refuse(state, cmd, 'MARKET_NOT_FOUND');
-  if (state.live.has(cmd.orderId) || state.done.has(cmd.orderId)) return refuse(state, cmd, 'DUPLICATED', { id: cmd.orderId });
+  if (state.ids.known(cmd.orderId)) return refuse(state, cmd, 'DUPLICATED', { id: cmd.orderId });
   const market = ref.market;
   if (market.status === 'paused') return refuse(state, cmd, 'MARKET_NOT_READY');
   if (market.status === 'resolved') return refuse(state, cmd, 'MARKET_CLOSED');

@@ -11,7 +11,7 @@ import { Engine } from './engine.js';
 import { Market, type LastTrade } from './market.js';
 import { Order } from './order.js';
 import type { EngineConfig } from './state.js';
-import type { DoneStatus } from './doneOrders.js';
+import type { DoneStatus } from './orderIds.js';
 import { ASK, BID } from './book/orderBook.js';
 
 export const SNAPSHOT_FORMAT = 1;

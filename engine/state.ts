@@ -9,7 +9,7 @@ import { ExpiryQueue } from './expiryQueue.js';
 import { Ledger, type Account } from './ledger.js';
 import type { Market } from './market.js';
 import type { Order } from './order.js';
-import { DoneOrders, type DoneStatus } from './doneOrders.js';
+import { OrderIds, type DoneStatus } from './orderIds.js';
 import { rejectMessage, type RejectCode } from './rejectReasons.js';
 
 export interface EngineConfig {
@@ -37,8 +37,10 @@ export class EngineState {
   readonly markets = new Map<string, Market>();
   readonly tokens = new Map<string, TokenRef>();
   readonly ledger = new Ledger();
-  readonly live = new Map<string, Order>();
-  readonly done = new DoneOrders();
+  /** Open and recently finished order ids (see orderIds.ts). */
+  readonly ids = new OrderIds();
+  readonly live = this.ids.live;
+  readonly done = this.ids.done;
   readonly expiry = new ExpiryQueue();
   readonly feeAccount: Account;
   seq = 0;
@@ -88,13 +90,12 @@ export class EngineState {
 
   /** Forgets finished order ids whose refusal window has passed (oldest first). */
   pruneDone(): void {
-    this.done.prune(this.now);
+    this.ids.prune(this.now);
   }
 
   /** Records that an order is no longer open. */
   finish(order: Order, status: DoneStatus): void {
-    this.live.delete(order.id);
     order.account.orders.delete(order);
-    if (order.dedupeUntil > this.now) this.done.add(order.id, status, order.dedupeUntil);
+    this.ids.finish(order, status, order.dedupeUntil, this.now);
   }
 }

@@ -119,9 +119,9 @@ t.test('finished order ids are refused until their window passes, then forgotten
   const s = new Scenario(t).given(listMarket(), deposit('a', 100));
   s.given(buy('w', 'a', YES, 10, 0.5, { dedupeUntil: T0 + 60_000 }), cancel('w', 'a'));
   t.match(s.when(buy('w', 'a', YES, 10, 0.5, { time: T0 + 59_999 })), [{ code: 'DUPLICATED' }]);
-  t.equal(s.engine.state.done.size, 1);
+  t.equal(s.engine.state.done.size(), 1);
   s.when({ type: 'AdvanceTime', time: T0 + 60_000 });
-  t.equal(s.engine.state.done.size, 0, 'forgotten: the API refuses the signed order by its timestamp from here on');
+  t.equal(s.engine.state.done.size(), 0, 'forgotten: the API refuses the signed order by its timestamp from here on');
 });
 
 t.test('time never goes backwards', async (t) => {

@@ -31,7 +31,7 @@ function observable(engine: Engine): string {
   const s = engine.state;
   const accounts = [...s.ledger.accounts.values()].map((a) => [a.address, a.free, a.reserved, [...a.holdings].map(([k, h]) => [k, h.free, h.reserved])]);
   const markets = [...s.markets.values()].map((m) => [m.conditionId, m.status, m.locked, m.params, m.book.size]);
-  return JSON.stringify([accounts, markets, [...s.live.keys()], s.done.size]);
+  return JSON.stringify([accounts, markets, s.live.keys(), s.done.size()]);
 }
 
 /** True when a value holds an `undefined` anywhere: such an event would not survive the log's JSON. */

@@ -13,13 +13,13 @@ function setup(t: TestContext): Scenario {
 
 /** Applies a command that must be refused and checks that only the sequence number moved. */
 function refused(t: TestContext, s: Scenario, cmd: Command, code: string, message?: string): void {
-  const before = JSON.stringify([s.engine.balances('a'), s.engine.balances('b'), s.engine.book(YES)?.bids, s.engine.book(YES)?.asks, s.engine.state.live.size]);
+  const before = JSON.stringify([s.engine.balances('a'), s.engine.balances('b'), s.engine.book(YES)?.bids, s.engine.book(YES)?.asks, s.engine.state.live.size()]);
   const events = s.when(cmd);
   t.equal(events.length, 1, `${code}: exactly one event`);
   const [event] = events;
   t.ok(event && (event.type === 'OrderRejected' || event.type === 'CommandRejected' || event.type === 'CancelRejected'), `${code}: a refusal`);
   t.match(event, message === undefined ? { code } : { code, message });
-  const after = JSON.stringify([s.engine.balances('a'), s.engine.balances('b'), s.engine.book(YES)?.bids, s.engine.book(YES)?.asks, s.engine.state.live.size]);
+  const after = JSON.stringify([s.engine.balances('a'), s.engine.balances('b'), s.engine.book(YES)?.bids, s.engine.book(YES)?.asks, s.engine.state.live.size()]);
   t.equal(after, before, `${code}: nothing else changed`);
 }
 

@@ -36,7 +36,7 @@ t.test('a snapshot restores into either book implementation', async (t) => {
   const [ops] = fc.sample(opsArb(300), { seed: 7, numRuns: 1 });
   const engine = new Engine();
   for (const cmd of [...genesis(), ...toCommands(ops ?? [])]) engine.apply(cmd);
-  t.ok(engine.state.live.size > 0, `${engine.state.live.size} open orders in the snapshot`);
+  t.ok(engine.state.live.size() > 0, `${engine.state.live.size()} open orders in the snapshot`);
   const restored = restoreSnapshot(exportSnapshot(engine), referenceBookFactory);
   t.equal(restored.stateHash(), engine.stateHash());
 });

@@ -29,7 +29,7 @@ t.test('every fill projected once; positions equal the engine balances', async (
   const accepted = session.records.reduce((n, r) => n + r.events.filter((e) => e.type === 'OrderAccepted').length, 0);
   t.equal(await scalar(ch, `SELECT count() FROM ${db}.orders FINAL`), accepted, 'one order row per accepted order');
   const live = await scalar(ch, `SELECT count() FROM ${db}.orders FINAL WHERE status = 'LIVE'`);
-  t.equal(live, session.engine.state.live.size, 'LIVE orders are the engine open orders');
+  t.equal(live, session.engine.state.live.size(), 'LIVE orders are the engine open orders');
 
   const result = await ch.query({ query: `SELECT account, token_id, size FROM ${db}.positions FINAL`, format: 'JSONEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } });
   const projected = new Map(((await result.json()) as { account: string; token_id: string; size: number }[]).map((r) => [`${r.account} ${r.token_id}`, Number(r.size)]));
