@@ -8,7 +8,7 @@
 // the epoch (exact, and sortable; NULL when the upstream gave none). Reads use FINAL; index_granularity is
 // small because reads fetch a page of rows by id and each row carries its JSON.
 //
-// Links (event↔market, event↔tag, series↔event): keyed by the pair; `linked = 0` is a tombstone for a pair
+// Links (event↔market, event↔tag, series↔event): keyed by the pair, with a bloom filter on the second column; `linked = 0` is a tombstone for a pair
 // its owner no longer lists. Versioned like the objects, so the newest statement about a pair wins.
 //
 // Sync state: one row per (upstream source, stream), see sync/syncState.ts.
@@ -16,6 +16,8 @@
 import type { Migration } from '../storage/migrations.js';
 
 const OBJECT_SETTINGS = 'ENGINE = ReplacingMergeTree(version) ORDER BY id SETTINGS index_granularity = 256';
+/** Links are looked up from either side: small granules let the bloom filter on the other side prune. */
+const LINK_SETTINGS = 'SETTINGS index_granularity = 256';
 
 export const CATALOG_MIGRATIONS: readonly Migration[] = [
   {
@@ -56,15 +58,15 @@ export const CATALOG_MIGRATIONS: readonly Migration[] = [
       `CREATE TABLE IF NOT EXISTS {db}.catalog_event_markets (
         event_id String, market_id String, linked UInt8, version UInt64,
         INDEX market_idx market_id TYPE bloom_filter GRANULARITY 1
-      ) ENGINE = ReplacingMergeTree(version) ORDER BY (event_id, market_id)`,
+      ) ENGINE = ReplacingMergeTree(version) ORDER BY (event_id, market_id) ${LINK_SETTINGS}`,
       `CREATE TABLE IF NOT EXISTS {db}.catalog_event_tags (
         event_id String, tag_id String, position UInt32, linked UInt8, version UInt64,
         INDEX tag_idx tag_id TYPE bloom_filter GRANULARITY 1
-      ) ENGINE = ReplacingMergeTree(version) ORDER BY (event_id, tag_id)`,
+      ) ENGINE = ReplacingMergeTree(version) ORDER BY (event_id, tag_id) ${LINK_SETTINGS}`,
       `CREATE TABLE IF NOT EXISTS {db}.catalog_series_events (
         series_id String, event_id String, linked UInt8, version UInt64,
         INDEX event_idx event_id TYPE bloom_filter GRANULARITY 1
-      ) ENGINE = ReplacingMergeTree(version) ORDER BY (series_id, event_id)`,
+      ) ENGINE = ReplacingMergeTree(version) ORDER BY (series_id, event_id) ${LINK_SETTINGS}`,
       `CREATE TABLE IF NOT EXISTS {db}.catalog_sync_state (
         source String, stream String, phase String, next_offset UInt64, watermark Int64, pass_max Int64,
         full_passes UInt32, items UInt64, saved_at DateTime64(3), version UInt64

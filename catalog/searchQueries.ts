@@ -67,16 +67,19 @@ async function searchEvents(catalog: CatalogDb, request: SearchRequest): Promise
   const titleHit = request.terms.map((t) => `positionCaseInsensitiveUTF8(title, ${where.bind(t, 'String')}) > 0`).join(' AND ');
   const limit = where.bind(request.limit, 'UInt32');
   const offset = where.bind((request.page - 1) * request.limit, 'UInt64');
-  const table = tableOf(catalog, 'events');
-  const [events, count] = await Promise.all([
-    queryRows<SearchEvent>(
-      catalog.client,
-      `SELECT id, ticker, slug, title FROM ${table} FINAL ${where.sql} ORDER BY (${titleHit}) DESC, closed ASC, volume DESC NULLS LAST, id_num ASC, id ASC LIMIT ${limit} OFFSET ${offset}`,
-      where.params,
-    ),
-    queryRows<{ n: string }>(catalog.client, `SELECT count() AS n FROM ${table} FINAL ${where.sql}`, where.params),
-  ]);
-  return { events, total: Number(count[0]?.n ?? 0) };
+  // count() OVER () is the number of matches before LIMIT: the page and the total in one scan.
+  const rows = await queryRows<SearchEvent & { total: string }>(
+    catalog.client,
+    `SELECT id, ticker, slug, title, count() OVER () AS total FROM ${tableOf(catalog, 'events')} FINAL ${where.sql}
+     ORDER BY (${titleHit}) DESC, closed ASC, volume DESC NULLS LAST, id_num ASC, id ASC LIMIT ${limit} OFFSET ${offset}`,
+    where.params,
+  );
+  let total = Number(rows[0]?.total ?? 0);
+  if (rows.length === 0 && request.page > 1) {
+    const count = await queryRows<{ n: string }>(catalog.client, `SELECT count() AS n FROM ${tableOf(catalog, 'events')} FINAL ${where.sql}`, where.params);
+    total = Number(count[0]?.n ?? 0);
+  }
+  return { events: rows.map(({ id, ticker, slug, title }) => ({ id, ticker, slug, title })), total };
 }
 
 async function searchTags(catalog: CatalogDb, request: SearchRequest): Promise<SearchTag[]> {
