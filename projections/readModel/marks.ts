@@ -10,13 +10,19 @@ import { select, type ReadContext } from './context.js';
 /** The SQL expression of a price_history row's mark (NULL when the row has neither midpoint nor trade). */
 export const MARK_SQL = 'coalesce(mid, last_trade)';
 
-/** Latest mark of each token that has one. */
+/**
+ * Latest mark of each token that has one. No FINAL: the latest version of each (token, minute) is taken
+ * first, then the latest minute with a mark (twice as fast as FINAL here). It still reads every stored
+ * minute of the tokens; a table of latest marks per token would make it a point lookup (see README.md).
+ */
 export async function latestMarks(ctx: ReadContext, tokenIds: readonly string[]): Promise<Map<string, number>> {
   if (tokenIds.length === 0) return new Map();
   const rows = await select<{ token_id: string; mark: number }>(
     ctx,
-    `SELECT token_id, argMax(${MARK_SQL}, minute) AS mark FROM ${ctx.db}.price_history FINAL
-      WHERE token_id IN {tokens:Array(String)} AND ${MARK_SQL} IS NOT NULL GROUP BY token_id`,
+    `SELECT token_id, argMax(m, minute) AS mark FROM (
+       SELECT token_id, minute, argMax(${MARK_SQL}, version) AS m FROM ${ctx.db}.price_history
+        WHERE token_id IN {tokens:Array(String)} GROUP BY token_id, minute
+     ) WHERE m IS NOT NULL GROUP BY token_id`,
     { tokens: [...new Set(tokenIds)] },
   );
   return new Map(rows.map((r) => [r.token_id, Number(r.mark)]));

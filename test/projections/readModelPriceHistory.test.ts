@@ -3,7 +3,11 @@
 // (book 0.60 / 0.70: the midpoint wins over the 0.70 last trade); no rows in between (carried forward).
 
 import t from 'tap';
-import { batchPriceHistory, MAX_POINTS, priceHistory, type PricePoint } from '../../projections/readModel/index.js';
+import { batchPriceHistory, MAX_POINTS, priceHistory, readContext, type PricePoint } from '../../projections/readModel/index.js';
+import { latestMarks } from '../../projections/readModel/marks.js';
+import { PROJECTION_MIGRATIONS } from '../../projections/schema.js';
+import { applyMigrations } from '../../storage/migrations.js';
+import { freshDatabase } from '../support/projectionFixtures.js';
 import { at, atTime, T0, T0S, readModelFixture } from './readModelFixture.js';
 
 const DAY = 86_400_000;
@@ -79,4 +83,26 @@ t.test('price history', async (t) => {
     await t.rejects(batchPriceHistory(ctx, { markets: Array.from({ length: 21 }, (_, i) => `T${i}`) }), { message: /^markets: at most 20/ });
     t.equal(Object.keys((await batchPriceHistory(ctx, { markets: Array.from({ length: 20 }, (_, i) => `T${i}`) })).history).length, 20);
   });
+});
+
+t.test('marks: the latest version of a minute counts, even without a mark; quiet tokens keep their last one', async (t) => {
+  const { ch, db } = await freshDatabase();
+  await applyMigrations(ch, db, 'projections', PROJECTION_MIGRATIONS);
+  const minute = (m: number): string => new Date(T0 + m * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  await ch.insert({
+    table: `${db}.price_history`,
+    format: 'JSONEachRow',
+    values: [
+      { token_id: 'A', minute: minute(0), last_trade: 500_000, mid: null, version: 1 },
+      { token_id: 'A', minute: minute(1), last_trade: null, mid: 600_000, version: 2 },
+      { token_id: 'A', minute: minute(1), last_trade: null, mid: null, version: 3 }, // replaces version 2: the book lost a side
+      { token_id: 'B', minute: minute(0), last_trade: 100_000, mid: 200_000, version: 1 },
+      { token_id: 'B', minute: minute(5), last_trade: 300_000, mid: null, version: 4 },
+      { token_id: 'C', minute: minute(0), last_trade: null, mid: null, version: 1 },
+    ],
+  });
+  const ctx = readContext(ch, db, { now: () => T0 + 10 * 60_000 });
+  t.same([...(await latestMarks(ctx, ['A', 'B', 'C', 'D']))].sort(), [['A', 500_000], ['B', 300_000]], 'A: minute 1 has no mark, so minute 0; C never had one');
+  const { history } = await batchPriceHistory(ctx, { markets: ['A', 'B', 'C'], startTs: T0S, endTs: T0S + 180 });
+  t.same(history, { A: series(T0S, [0.5, 0.5, 0.5]), B: series(T0S, [0.2, 0.2, 0.2]), C: [] });
 });
