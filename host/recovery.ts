@@ -6,7 +6,8 @@
 import { Engine, restoreSnapshot, type EngineConfig } from '../engine/index.js';
 import type { EventLog } from '../log/eventLog.js';
 import { decodeCommand } from '../log/recordCodec.js';
-import type { Journal } from '../log/journal/journal.js';
+import { Journal } from '../log/journal/journal.js';
+import { PipelineUnavailableError, pipelinedCommands } from './replayPipeline.js';
 import type { SnapshotStore } from './snapshotStore.js';
 
 export class RecoveryError extends Error {
@@ -36,6 +37,8 @@ export interface RecoveryOptions {
   readonly progressEvery?: number;
   /** Clock for progress reports only. */
   readonly now?: () => number;
+  /** Replay a journal with a reader thread (default true); false reads and applies on this thread. */
+  readonly pipelined?: boolean;
 }
 
 function hasEncodedReads(log: EventLog): log is EventLog & Pick<Journal, 'readEncoded'> {
@@ -71,7 +74,19 @@ export async function recover(log: EventLog, store: SnapshotStore | undefined, o
     pos = recordPos;
     if (options.onProgress !== undefined && (pos - snapshotPos) % every === 0) options.onProgress({ pos, lastPos, elapsedMs: now() - started });
   };
-  if (hasEncodedReads(log)) {
+  let pipelined = log instanceof Journal && options.pipelined !== false;
+  if (pipelined && log instanceof Journal) {
+    try {
+      for await (const batch of pipelinedCommands(log, pos + 1)) for (const { pos: recordPos, command } of batch) apply(recordPos, command, undefined);
+    } catch (error) {
+      // Nothing was applied when the reader thread could not start: read on this thread instead.
+      if (!(error instanceof PipelineUnavailableError)) throw error;
+      pipelined = false;
+    }
+  }
+  if (pipelined) {
+    // done above
+  } else if (hasEncodedReads(log)) {
     for await (const { bytes } of log.readEncoded(pos + 1)) {
       const { pos: recordPos, command } = decodeCommand(bytes);
       apply(recordPos, command, undefined);

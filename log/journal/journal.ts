@@ -13,11 +13,13 @@
 
 import { EventEmitter } from 'node:events';
 import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { READ_CHUNK } from './segmentReader.js';
+import { join } from 'node:path';
 import type { EventLog, LogRecord } from '../eventLog.js';
 import { FatalLogError, LogCorruptError } from '../eventLog.js';
 import { decodeRecord, encodeRecord } from '../recordCodec.js';
 import { FRAME_HEADER, allZero, readFrame, writeFrame } from './frame.js';
+import { readSegmentRecords, type EncodedRecord } from './segmentReader.js';
 import { listSegments, segmentName, type Segment } from './segments.js';
 import { lockJournal } from './journalLock.js';
 
@@ -38,11 +40,7 @@ export interface JournalRecovery {
   readonly truncatedBytes: number;
 }
 
-/** A raw record: its position and its encoded bytes (see recordCodec.ts). */
-export interface EncodedRecord {
-  readonly pos: number;
-  readonly bytes: Buffer;
-}
+export type { EncodedRecord } from './segmentReader.js';
 
 async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');
@@ -55,8 +53,6 @@ async function syncDirectory(dir: string): Promise<void> {
 
 /** Every this many positions, the journal remembers where a record starts. */
 const INDEX_EVERY = 256;
-/** Bytes read from a segment at a time. */
-const READ_CHUNK = 4 << 20;
 
 export class Journal implements EventLog {
   private readonly appended = new EventEmitter();
@@ -234,61 +230,21 @@ export class Journal implements EventLog {
    * commands only). Reads each segment in chunks from the nearest indexed offset, so following the tail of a
    * live journal costs what is new, not the whole segment.
    */
-  async *readEncoded(from: number, until = this.last): AsyncGenerator<EncodedRecord> {
-    const start = Math.max(from, 1);
-    for (let i = 0; i < this.segments.length; i++) {
-      const segment = this.segments[i] as Segment;
-      const nextFirst = this.segments[i + 1]?.firstPos ?? Number.POSITIVE_INFINITY;
-      if (nextFirst <= start || segment.firstPos > until) continue;
-      const isTail = i === this.segments.length - 1;
-      const handle = await open(segment.path, 'r');
-      try {
-        const end = isTail ? this.size : (await handle.stat()).size;
-        const seek = this.seekPoint(segment, start);
-        let expected = seek.pos;
-        let fileOffset = seek.offset;
-        let size = this.options.readChunkBytes ?? READ_CHUNK;
-        while (fileOffset < end && expected <= until) {
-          // A fresh buffer per chunk: the payloads handed out are views into it and must stay valid.
-          const buf = Buffer.allocUnsafe(Math.min(size, end - fileOffset));
-          const want = buf.length;
-          const { bytesRead } = await handle.read(buf, 0, want, fileOffset);
-          let offset = 0;
-          for (;;) {
-            if (expected > until) break;
-            const frame = readFrame(buf, offset, bytesRead);
-            if (frame.kind === 'incomplete') {
-              if (fileOffset + offset >= end) break;
-              if (offset === 0) {
-                // One frame larger than the buffer: grow it and read again.
-                const need = FRAME_HEADER + buf.readUInt32BE(0);
-                if (need > end - fileOffset || need <= buf.length) {
-                  throw new LogCorruptError(`journal segment ${basename(segment.path)} is corrupt at byte ${fileOffset}: a frame runs past the end`, segment.path, fileOffset);
-                }
-                size = need;
-              }
-              break;
-            }
-            const at = fileOffset + offset;
-            if (frame.kind === 'bad-checksum') {
-              throw new LogCorruptError(`journal segment ${basename(segment.path)} is corrupt at byte ${at}: checksum mismatch; refusing to read past it`, segment.path, at);
-            }
-            if (frame.pos !== expected) {
-              throw new LogCorruptError(`journal segment ${basename(segment.path)} is corrupt at byte ${at}: position ${frame.pos} where ${expected} was expected`, segment.path, at);
-            }
-            this.noteOffset(segment.firstPos, frame.pos, at);
-            if (frame.pos >= start) yield { pos: frame.pos, bytes: frame.payload };
-            expected += 1;
-            offset = frame.next;
-          }
-          if (offset === 0 && size > buf.length && expected <= until) continue;
-          fileOffset += offset;
-          if (offset === 0) break;
-        }
-      } finally {
-        await handle.close();
-      }
-    }
+  readEncoded(from: number, until = this.last): AsyncGenerator<EncodedRecord> {
+    return readSegmentRecords({
+      segments: this.segments,
+      from,
+      until,
+      tailBytes: this.size,
+      chunkBytes: this.options.readChunkBytes ?? READ_CHUNK,
+      seek: (segment, pos) => this.seekPoint(segment, pos),
+      note: (segmentFirstPos, pos, offset) => this.noteOffset(segmentFirstPos, pos, offset),
+    });
+  }
+
+  /** What a reader in another thread needs to read this journal as it is now (see host/replayPipeline.ts). */
+  readPlan(): { readonly segments: readonly Segment[]; readonly tailBytes: number; readonly lastPos: number } {
+    return { segments: [...this.segments], tailBytes: this.size, lastPos: this.last };
   }
 
   async *read(from: number): AsyncGenerator<LogRecord> {
