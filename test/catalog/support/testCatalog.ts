@@ -1,7 +1,8 @@
 // One embedded ClickHouse (chDB) per test process, in a fresh temporary data directory; each caller gets
-// its own database in it, with the catalog schema applied, so subtests never see each other's rows.
+// its own database in it, with the catalog schema applied, so subtests never see each other's rows. The
+// directory is removed when the process's tests end.
 
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -16,7 +17,10 @@ export function sharedClient(): Promise<ClickHouseClient> {
   client ??= (async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'catalog-test-'));
     const opened = await openClickHouse({ mode: 'embedded', dataDir, url: '', user: '', password: '', database: 'catalog_test_0' });
-    t.teardown(() => opened.close());
+    t.teardown(async () => {
+      await opened.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
     return opened;
   })();
   return client;
