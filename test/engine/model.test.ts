@@ -18,6 +18,8 @@ const LENGTH = Number(process.env.PMX_PROPERTY_LENGTH ?? 250);
 interface Seed {
   readonly seed: number;
   readonly path?: string;
+  /** Runs to replay from the seed when no path is recorded (default 1). */
+  readonly numRuns?: number;
   readonly note: string;
 }
 const SEEDS: Seed[] = JSON.parse(readFileSync(new URL('./modelSeeds.json', import.meta.url), 'utf8')) as Seed[];
@@ -26,12 +28,16 @@ function isRefusal(e: EngineEvent): boolean {
   return e.type === 'OrderRejected' || e.type === 'CommandRejected' || e.type === 'CancelRejected';
 }
 
-/** Balances, open orders and market states, without the sequence number and time. */
+/**
+ * Balances, open orders and market states, without the sequence number and time. Finished ids are left out:
+ * every command moves time, and time alone forgets finished ids whose refusal window has passed, which is
+ * not the command's doing (seed 1756555390 found that the first version of this check counted it).
+ */
 function observable(engine: Engine): string {
   const s = engine.state;
   const accounts = [...s.ledger.accounts.values()].map((a) => [a.address, a.free, a.reserved, [...a.holdings].map(([k, h]) => [k, h.free, h.reserved])]);
   const markets = [...s.markets.values()].map((m) => [m.conditionId, m.status, m.locked, m.params, m.book.size]);
-  return JSON.stringify([accounts, markets, s.live.keys(), s.done.size()]);
+  return JSON.stringify([accounts, markets, s.live.keys()]);
 }
 
 /** True when a value holds an `undefined` anywhere: such an event would not survive the log's JSON. */
@@ -71,7 +77,7 @@ const property = fc.property(opsArb(LENGTH), (ops) => {
 
 t.test('committed failing seeds replay clean', async (t) => {
   for (const s of SEEDS) {
-    t.doesNotThrow(() => fc.assert(property, { seed: s.seed, path: s.path, numRuns: s.path === undefined ? 1 : undefined, endOnFailure: true }), s.note);
+    t.doesNotThrow(() => fc.assert(property, { seed: s.seed, path: s.path, numRuns: s.path === undefined ? (s.numRuns ?? 1) : undefined, endOnFailure: true }), s.note);
   }
   t.pass(`${SEEDS.length} seeds replayed`);
 });
