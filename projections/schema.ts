@@ -40,7 +40,7 @@ export const PROJECTION_MIGRATIONS: readonly Migration[] = [
       `CREATE TABLE IF NOT EXISTS {db}.positions (
          account String, token_id String, condition_id String, outcome UInt8, size Int64, cost Int64, total_bought Int64,
          realized_pnl Int64, updated_at DateTime64(3, 'UTC'), version UInt64
-       ) ENGINE = ReplacingMergeTree(version) ORDER BY (account, token_id) ${DEDUP}`,
+       ) ENGINE = ReplacingMergeTree(version) ORDER BY (account, token_id) ${DEDUP}, index_granularity = 1024`,
       `CREATE TABLE IF NOT EXISTS {db}.engine_markets (
          condition_id String, token0 String, token1 String, tick_size Int64, min_size Int64, maker_fee_bps UInt16,
          taker_fee_bps UInt16, neg_risk Bool, status LowCardinality(String), winning_outcome Int8, listed_at DateTime64(3, 'UTC'),
