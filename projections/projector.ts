@@ -118,9 +118,11 @@ export class Projector {
       projectFills(record, out, (orderId) => this.orders.builderOf(orderId));
       this.markets.apply(record, out);
       const touched = this.orders.apply(record, out);
-      this.positions.apply(record, out);
+      this.positions.apply(record);
       this.prices.apply(record, touched);
     }
+    this.orders.flush(out);
+    this.positions.flush(out);
     this.prices.flush(out);
     return out;
   }

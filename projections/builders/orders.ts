@@ -1,5 +1,5 @@
-// Orders: the latest state of every order (`orders`, versioned by log position) and its history
-// (`order_events`). Keeps the open orders in memory and, from them, each market's book as price levels in
+// Orders: the latest state of every order (`orders`, versioned by log position, one row per order per batch)
+// and its history (`order_events`). Keeps the open orders in memory and, from them, each market's book as price levels in
 // outcome 0's terms, which is where midpoints for the price history come from.
 //
 // Status: LIVE while open; MATCHED once filled (also a FAK that filled partly before its remainder was
@@ -9,7 +9,7 @@
 import type { LogRecord } from '../../log/eventLog.js';
 import type { OrderType, Outcome, Side } from '../../engine/index.js';
 import { PRICE_ONE } from '../../engine/index.js';
-import { chTime, type RowSink } from '../rows.js';
+import { chTime, type Row, type RowSink } from '../rows.js';
 
 export interface OpenOrder {
   id: string;
@@ -47,6 +47,8 @@ function bookTerms(o: OpenOrder): { bid: boolean; price: number } {
 
 export class OrdersBuilder {
   readonly open = new Map<string, OpenOrder>();
+  /** The latest row of each order changed in the current batch (one row per order per batch). */
+  private pending = new Map<string, Row>();
   private readonly books = new Map<string, Levels>();
 
   private levels(conditionId: string): Levels {
@@ -163,7 +165,7 @@ export class OrdersBuilder {
       touched.add(taker.conditionId);
     }
     for (const o of changed.values()) {
-      out.add('orders', {
+      this.pending.set(o.id, {
         order_id: o.id, account: o.account, owner: o.owner, condition_id: o.conditionId, token_id: o.tokenId, outcome: o.outcome, side: o.side,
         price: o.price, original_size: o.size, size_matched: o.matched, status: o.status, order_type: o.orderType, post_only: o.postOnly,
         expiration: o.expiration, maker_amount: o.makerAmount, taker_amount: o.takerAmount, associate_trades: [...o.trades], builder: o.builder,
@@ -171,5 +173,11 @@ export class OrdersBuilder {
       });
     }
     return touched;
+  }
+
+  /** Moves the batch's order rows into `out`: each changed order once, as it stands at the end of the batch. */
+  flush(out: RowSink): void {
+    for (const row of this.pending.values()) out.add('orders', row);
+    this.pending = new Map();
   }
 }

@@ -9,7 +9,7 @@
 
 import type { LogRecord } from '../../log/eventLog.js';
 import type { Outcome } from '../../engine/index.js';
-import { chTime, type RowSink } from '../rows.js';
+import { chTime, type Row, type RowSink } from '../rows.js';
 import type { MarketsBuilder } from './markets.js';
 
 export interface PositionState {
@@ -31,6 +31,8 @@ function mulDiv(a: number, b: number, c: number): number {
 
 export class PositionsBuilder {
   readonly positions = new Map<string, PositionState>();
+  /** The latest row of each position changed in the current batch (one row per position per batch). */
+  private pending = new Map<string, Row>();
 
   constructor(
     private readonly markets: MarketsBuilder,
@@ -68,7 +70,7 @@ export class PositionsBuilder {
     p.updatedAt = time;
   }
 
-  apply(record: LogRecord, out: RowSink): void {
+  apply(record: LogRecord): void {
     const touched = new Map<string, PositionState>();
     for (const e of record.events) {
       switch (e.type) {
@@ -110,11 +112,17 @@ export class PositionsBuilder {
           break;
       }
     }
-    for (const p of touched.values()) {
-      out.add('positions', {
+    for (const [key, p] of touched) {
+      this.pending.set(key, {
         account: p.account, token_id: p.tokenId, condition_id: p.conditionId, outcome: p.outcome, size: p.size, cost: p.cost,
         total_bought: p.totalBought, realized_pnl: p.realizedPnl, updated_at: chTime(p.updatedAt), version: record.pos,
       });
     }
+  }
+
+  /** Moves the batch's position rows into `out`: each changed position once, as it stands at the end of the batch. */
+  flush(out: RowSink): void {
+    for (const row of this.pending.values()) out.add('positions', row);
+    this.pending = new Map();
   }
 }
