@@ -59,6 +59,8 @@ export class EngineHost {
   private pos: number;
   private lastSnapshotSeq: number;
   private idleWaiters: (() => void)[] = [];
+  /** The snapshot being written, if any: one at a time, and idle() waits for it. */
+  private snapshotting: Promise<string | undefined> | null = null;
 
   constructor(
     readonly engine: Engine,
@@ -120,7 +122,8 @@ export class EngineHost {
     this.pos = (records[records.length - 1] as LogRecord).pos;
     for (const pending of batch) pending.resolve(pending.events ?? []);
     this.options.onDurable?.(records);
-    await this.maybeSnapshot();
+    // Exported now, before the next batch is applied, so it matches this position; written in the background.
+    this.maybeSnapshot();
     if (this.queue.length > 0) this.schedule();
     else this.settleIdle();
   }
@@ -150,34 +153,46 @@ export class EngineHost {
     this.settleIdle();
   }
 
-  private async maybeSnapshot(): Promise<void> {
+  private maybeSnapshot(): void {
     const every = this.options.snapshotEvery ?? 0;
-    const store = this.options.snapshots;
-    if (every <= 0 || store === undefined || this.engine.seq - this.lastSnapshotSeq < every) return;
-    await this.snapshotNow();
+    if (every <= 0 || this.options.snapshots === undefined || this.engine.seq - this.lastSnapshotSeq < every) return;
+    // One snapshot at a time: while one is being written, later batches simply wait for the next chance.
+    if (this.snapshotting !== null) return;
+    void this.snapshotNow();
   }
 
-  /** Writes a snapshot of the current (durable) state now. */
-  async snapshotNow(): Promise<string | undefined> {
+  /**
+   * Writes a snapshot of the current (durable) state: the state is exported synchronously, so it is exactly
+   * the state at `position`; the file is written in the background. Resolves with the file's path.
+   */
+  snapshotNow(): Promise<string | undefined> {
     const store = this.options.snapshots;
-    if (store === undefined || this.stopError !== null) return undefined;
+    if (store === undefined || this.stopError !== null) return Promise.resolve(undefined);
+    const previous = this.snapshotting ?? Promise.resolve(undefined);
     this.lastSnapshotSeq = this.engine.seq;
-    try {
-      return await store.write({ format: 1, pos: this.pos, stateHash: this.engine.stateHash(), engine: exportSnapshot(this.engine) });
-    } catch (error) {
-      this.options.onSnapshotError?.(error instanceof Error ? error : new Error(String(error)));
-      return undefined;
-    }
+    const file = { format: 1 as const, pos: this.pos, stateHash: this.engine.stateHash(), engine: exportSnapshot(this.engine) };
+    const writing = previous
+      .then(() => store.write(file))
+      .catch((error: unknown) => {
+        this.options.onSnapshotError?.(error instanceof Error ? error : new Error(String(error)));
+        return undefined;
+      })
+      .finally(() => {
+        if (this.snapshotting === writing) this.snapshotting = null;
+        this.settleIdle();
+      });
+    this.snapshotting = writing;
+    return writing;
   }
 
-  /** Resolves when no command is queued or being made durable. */
+  /** Resolves when no command is queued or being made durable and no snapshot is being written. */
   idle(): Promise<void> {
-    if (!this.appending && !this.scheduled && this.queue.length === 0) return Promise.resolve();
+    if (!this.appending && !this.scheduled && this.queue.length === 0 && this.snapshotting === null) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   private settleIdle(): void {
-    if (this.appending || this.scheduled || this.queue.length > 0) return;
+    if (this.appending || this.scheduled || this.queue.length > 0 || this.snapshotting !== null) return;
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const w of waiters) w();
