@@ -74,28 +74,29 @@ export async function recover(log: EventLog, store: SnapshotStore | undefined, o
     pos = recordPos;
     if (options.onProgress !== undefined && (pos - snapshotPos) % every === 0) options.onProgress({ pos, lastPos, elapsedMs: now() - started });
   };
-  let pipelined = log instanceof Journal && options.pipelined !== false;
-  if (pipelined && log instanceof Journal) {
+  const replayOnThisThread = async (): Promise<void> => {
+    if (hasEncodedReads(log)) {
+      for await (const { bytes } of log.readEncoded(pos + 1)) {
+        const { pos: recordPos, command } = decodeCommand(bytes);
+        apply(recordPos, command, undefined);
+      }
+    } else {
+      for await (const record of log.read(pos + 1)) {
+        const last = record.events[record.events.length - 1];
+        apply(record.pos, record.command, last?.seq);
+      }
+    }
+  };
+  if (log instanceof Journal && options.pipelined !== false) {
     try {
       for await (const batch of pipelinedCommands(log, pos + 1)) for (const { pos: recordPos, command } of batch) apply(recordPos, command, undefined);
     } catch (error) {
       // Nothing was applied when the reader thread could not start: read on this thread instead.
       if (!(error instanceof PipelineUnavailableError)) throw error;
-      pipelined = false;
-    }
-  }
-  if (pipelined) {
-    // done above
-  } else if (hasEncodedReads(log)) {
-    for await (const { bytes } of log.readEncoded(pos + 1)) {
-      const { pos: recordPos, command } = decodeCommand(bytes);
-      apply(recordPos, command, undefined);
+      await replayOnThisThread();
     }
   } else {
-    for await (const record of log.read(pos + 1)) {
-      const last = record.events[record.events.length - 1];
-      apply(record.pos, record.command, last?.seq);
-    }
+    await replayOnThisThread();
   }
   if (pos !== lastPos) throw new RecoveryError(`replay ended at position ${pos} but the log ends at ${lastPos}`);
   options.onProgress?.({ pos, lastPos, elapsedMs: now() - started });

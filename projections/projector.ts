@@ -97,13 +97,13 @@ export class Projector {
     this.progressPos = progress.pos;
     await restoreState(this.ch, this.db, progress.pos, { markets: this.markets, orders: this.orders, positions: this.positions, prices: this.prices });
     if (progress.pendingFrom === progress.pos + 1 && progress.pendingTo >= progress.pendingFrom) {
-      await this.commit(await this.readRange(progress.pendingFrom, progress.pendingTo));
+      await this.commit(await this.readRange(this.log, progress.pendingFrom, progress.pendingTo));
     }
   }
 
-  private async readRange(from: number, to: number): Promise<LogRecord[]> {
+  private async readRange(log: EventLog, from: number, to: number): Promise<LogRecord[]> {
     const records: LogRecord[] = [];
-    for await (const record of this.log.read(from)) {
+    for await (const record of log.read(from)) {
       if (record.pos > to) break;
       records.push(record);
       if (record.pos === to) break;
@@ -173,27 +173,14 @@ export class Projector {
     let done = 0;
     while (this.progressPos < to) {
       const end = Math.min(to, this.progressPos + max);
-      const records: LogRecord[] = [];
-      for await (const record of log.read(this.progressPos + 1)) {
-        if (record.pos > end) break;
-        records.push(record);
-        if (record.pos === end) break;
-      }
-      if (records.length === 0) throw new Error(`projector ${this.name}: the log holds nothing after ${this.progressPos}`);
-      done += await this.deliver(records);
+      done += await this.deliver(await this.readRange(log, this.progressPos + 1, end));
     }
     return done;
   }
 
   /** Projects what the log holds beyond the progress, in batches; returns the number of records. */
-  async catchUp(): Promise<number> {
-    const max = this.options.maxBatch ?? 5_000;
-    let done = 0;
-    while (this.log.lastPos > this.progressPos) {
-      const to = Math.min(this.log.lastPos, this.progressPos + max);
-      done += await this.deliver(await this.readRange(this.progressPos + 1, to));
-    }
-    return done;
+  catchUp(): Promise<number> {
+    return this.catchUpTo(this.log, this.log.lastPos);
   }
 
   /** Keeps projecting until `signal` aborts. */
