@@ -60,6 +60,7 @@ export const SETTINGS = {
   exchangeAddress: setting(address(), '0xE111180000d2663C0091e4f400237545B87B996B', 'EIP-712 verifying contract for orders on standard markets.'),
   negRiskExchangeAddress: setting(address(), '0xe2222d279d744050d28e00520010520000310F59', 'EIP-712 verifying contract for orders on neg-risk markets.'),
   authFreshnessSec: setting(int(1, 3600), 30, "Largest difference, either way, between an L2 request's timestamp header and the server clock."),
+  authSecret: optional(text({ minLength: 32, placeholder: '<secret>' }), 'Master secret (at least 32 characters) from which API key secrets and passphrases are derived; unset: a random one is created once in auth.secret under the data directory. Changing it invalidates every API key.', { secret: true }),
 
   // Access
   operatorToken: optional(text({ minLength: 16, placeholder: '<token>' }), 'Bearer token of the operator API; unset turns the operator API off.', { secret: true }),

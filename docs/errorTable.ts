@@ -1,11 +1,27 @@
-// Renders the README's error table from the one catalogue (engine/rejectReasons.ts), so the two cannot
-// drift: test/readme.test.ts compares them. `npm run --silent errors:table` prints it.
+// Renders the README's error tables from the code's two catalogues, so neither can drift from what the
+// service answers: HTTP-level errors (api/http/apiErrors.ts) and trading rejections (engine/rejectReasons.ts).
+// test/readme.test.ts compares them. `npm run --silent errors:table` prints both.
 
+import { API_ERRORS } from '../api/http/apiErrors.js';
 import { REJECT } from '../engine/rejectReasons.js';
 
-export function renderErrorTable(): string {
-  const rows = Object.entries(REJECT).map(([code, { http, text }]) => `| \`${code}\` | ${http} | ${text.replace(/\|/g, '\\|')} |`);
+const cell = (text: string): string => text.replace(/\|/g, '\\|');
+
+export function renderHttpErrorTable(): string {
+  const rows = Object.entries(API_ERRORS).map(([code, spec]) => {
+    const body = 'catalogType' in spec ? `\`{"type":"${spec.catalogType}","error":"${spec.message}"}\` on the catalog, else \`{"error":…}\`` : `\`{"error":"${spec.message}"}\``;
+    return `| ${spec.status} | \`${code}\` | ${cell(body)} | ${cell(spec.when)} |`;
+  });
+  return ['| HTTP | Code | Body (`{…}` filled in) | When |', '|---|---|---|---|', ...rows].join('\n') + '\n';
+}
+
+export function renderRejectTable(): string {
+  const rows = Object.entries(REJECT).map(([code, { http, text }]) => `| \`${code}\` | ${http} | ${cell(text)} |`);
   return ['| Code | HTTP | Message (`{…}` filled in) |', '|---|---|---|', ...rows].join('\n') + '\n';
+}
+
+export function renderErrorTable(): string {
+  return '### HTTP errors\n\n' + renderHttpErrorTable() + '\n### Trading rejections (engine)\n\n' + renderRejectTable();
 }
 
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop() ?? '');

@@ -133,6 +133,26 @@ export interface Redeem extends CommandBase {
   readonly conditionId: string;
 }
 
+/**
+ * Records the API key derived outside the engine for (address, nonce). The engine never sees secrets: the
+ * key's secret and passphrase are re-derived from a server master secret (auth/credentials.ts), so the log
+ * carries only who owns which key. `address` is lower-case `0x` + 40 hex; `nonce` a canonical decimal
+ * uint256 string (no leading zeros); `apiKey` UUID-shaped, lower-case.
+ */
+export interface CreateApiKey extends CommandBase {
+  readonly type: 'CreateApiKey';
+  readonly address: string;
+  readonly nonce: string;
+  readonly apiKey: string;
+}
+
+/** Retires `address`'s key `apiKey` for good: neither the key nor its (address, nonce) can come back. */
+export interface DeleteApiKey extends CommandBase {
+  readonly type: 'DeleteApiKey';
+  readonly apiKey: string;
+  readonly address: string;
+}
+
 /** Moves time forward with no other effect: GTD orders whose time has come expire. */
 export interface AdvanceTime extends CommandBase {
   readonly type: 'AdvanceTime';
@@ -154,6 +174,8 @@ export type Command =
   | Split
   | Merge
   | Redeem
+  | CreateApiKey
+  | DeleteApiKey
   | AdvanceTime;
 
 export type CommandType = Command['type'];
@@ -161,5 +183,5 @@ export type CommandType = Command['type'];
 export const COMMAND_TYPES: readonly CommandType[] = [
   'ListMarket', 'UpdateMarket', 'PauseMarket', 'ResumeMarket', 'ResolveMarket', 'Deposit', 'Withdraw',
   'PlaceOrder', 'CancelOrder', 'CancelOrders', 'CancelAll', 'CancelMarketOrders', 'Split', 'Merge', 'Redeem',
-  'AdvanceTime',
+  'CreateApiKey', 'DeleteApiKey', 'AdvanceTime',
 ];

@@ -11,6 +11,8 @@ import { DEFAULT_ENGINE_CONFIG, EngineState, type EngineConfig } from './state.j
 import { cancelById, cancelWhere, expireDue, placeOrder } from './orderEntry.js';
 import { listMarket, pauseMarket, resolveMarket, resumeMarket, updateMarket } from './marketCommands.js';
 import { deposit, merge, redeem, split, withdraw } from './ledgerCommands.js';
+import { createApiKey, deleteApiKey } from './apiKeyCommands.js';
+import type { ApiKeyOwner } from './apiKeyTable.js';
 import { computeStateHash } from './stateHash.js';
 import { findViolations } from './invariants.js';
 import { PRICE_ONE } from './units.js';
@@ -107,6 +109,10 @@ export class Engine {
         return merge(state, cmd);
       case 'Redeem':
         return redeem(state, cmd);
+      case 'CreateApiKey':
+        return createApiKey(state, cmd);
+      case 'DeleteApiKey':
+        return deleteApiKey(state, cmd);
       case 'AdvanceTime':
         return;
       default: {
@@ -160,6 +166,22 @@ export class Engine {
     const owner = this.state.ledger.get(account);
     if (owner === undefined) return undefined;
     return { free: owner.free, reserved: owner.reserved, tokens: owner.holdings };
+  }
+
+  /** The owner of a live API key; undefined for unknown and deleted keys. */
+  apiKey(apiKey: string): ApiKeyOwner | undefined {
+    return this.state.apiKeys.live.get(apiKey);
+  }
+
+  /** The live API keys of a lower-case address, oldest first. */
+  apiKeysOf(address: string): string[] {
+    return this.state.apiKeys.keysOf(address);
+  }
+
+  /** The key of an (address, nonce) slot and whether it is still live; undefined when the slot is free. */
+  apiKeyOfSlot(address: string, nonce: string): { apiKey: string; live: boolean } | undefined {
+    const apiKey = this.state.apiKeys.keyOfSlot(address, nonce);
+    return apiKey === undefined ? undefined : { apiKey, live: this.state.apiKeys.live.has(apiKey) };
   }
 
   /** The book as `tokenId`'s traders see it, best level first, at most `depth` levels a side. */

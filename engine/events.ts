@@ -184,6 +184,21 @@ export interface PositionRedeemed extends EventBase {
   readonly burned: readonly [number, number];
 }
 
+/** `address` now owns `apiKey`, the key of its (address, nonce). No secret is ever in an event. */
+export interface ApiKeyCreated extends EventBase {
+  readonly type: 'ApiKeyCreated';
+  readonly address: string;
+  readonly nonce: string;
+  readonly apiKey: string;
+}
+
+export interface ApiKeyDeleted extends EventBase {
+  readonly type: 'ApiKeyDeleted';
+  readonly address: string;
+  readonly nonce: string;
+  readonly apiKey: string;
+}
+
 export type EngineEvent =
   | MarketListed
   | MarketUpdated
@@ -200,7 +215,9 @@ export type EngineEvent =
   | CommandRejected
   | PositionSplit
   | PositionsMerged
-  | PositionRedeemed;
+  | PositionRedeemed
+  | ApiKeyCreated
+  | ApiKeyDeleted;
 
 export type EventType = EngineEvent['type'];
 

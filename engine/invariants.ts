@@ -11,6 +11,8 @@
 //    and its reserved tokens the open quantity of its SELL orders.
 // 7. Book bookkeeping: level sizes equal the sum of their orders, and the book's orders are the live ones.
 // 9. A resolved market has no open orders.
+// 10. API keys: every key, live or deleted, holds its own (address, nonce) slot; live keys are indexed
+//     under their address; no key is both live and deleted.
 
 import { ASK, BID } from './book/orderBook.js';
 import type { EngineState } from './state.js';
@@ -90,5 +92,6 @@ export function findViolations(state: EngineState): string[] {
   }
   const net = state.ledger.deposits - state.ledger.withdrawals;
   if (collateral + locked !== net) problems.push(`cash: accounts ${collateral} + locked ${locked} != deposits - withdrawals ${net}`);
+  problems.push(...state.apiKeys.problems());
   return problems;
 }

@@ -30,6 +30,8 @@ export const REJECT = {
   BALANCE_LIMIT: { http: 400, text: 'deposit refused: balance would exceed the engine limit' },
   INVALID_TRANSITION: { http: 400, text: 'market {conditionId} cannot go from {from} to {to}' },
   INVALID_COMMAND: { http: 400, text: 'invalid command: {detail}' },
+  API_KEY_EXISTS: { http: 400, text: 'Could not create api key' },
+  API_KEY_NOT_FOUND: { http: 404, text: 'Could not delete API key' },
 } as const satisfies Record<string, { http: number; text: string }>;
 
 export type RejectCode = keyof typeof REJECT;

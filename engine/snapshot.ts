@@ -64,7 +64,17 @@ export interface EngineSnapshot {
   readonly orders: readonly OrderSnapshot[];
   /** Finished order ids still refused, in insertion order: [id, status, until]. */
   readonly done: readonly (readonly [string, DoneStatus, number])[];
+  /**
+   * Live API keys in creation order: [apiKey, address, nonce]. Absent in snapshots written before API keys
+   * existed, which restore with none (so the format number did not change).
+   */
+  readonly apiKeys?: readonly ApiKeyEntry[];
+  /** Deleted API keys (their slots stay closed), same shape and order. */
+  readonly deletedApiKeys?: readonly ApiKeyEntry[];
 }
+
+/** [apiKey, address, nonce]. */
+export type ApiKeyEntry = readonly [string, string, string];
 
 export function exportSnapshot(engine: Engine): EngineSnapshot {
   const state = engine.state;
@@ -95,6 +105,8 @@ export function exportSnapshot(engine: Engine): EngineSnapshot {
       orderType: o.orderType, postOnly: o.postOnly, expiration: o.expiration, expiresAt: o.expiresAt, priority: o.priority, dedupeUntil: o.dedupeUntil,
     })),
     done: [...state.done.entries()],
+    apiKeys: [...state.apiKeys.live].map(([apiKey, o]) => [apiKey, o.address, o.nonce] as const),
+    deletedApiKeys: [...state.apiKeys.deleted].map(([apiKey, o]) => [apiKey, o.address, o.nonce] as const),
   };
 }
 
@@ -141,5 +153,7 @@ export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFacto
     if (order.expiresAt !== 0) state.expiry.push(order);
   }
   for (const [id, status, until] of snapshot.done) state.done.add(id, status, until);
+  for (const [apiKey, address, nonce] of snapshot.apiKeys ?? []) state.apiKeys.add(apiKey, { address, nonce });
+  for (const [apiKey, address, nonce] of snapshot.deletedApiKeys ?? []) state.apiKeys.addDeleted(apiKey, { address, nonce });
   return engine;
 }

@@ -1,10 +1,12 @@
 // Everything the engine knows, in one place: markets and their books, the ledger, open orders, recently
-// finished order ids (for duplicate refusal), the GTD expiry queue, the event sequence and engine time.
+// finished order ids (for duplicate refusal), the GTD expiry queue, API key ownership, the event sequence
+// and engine time.
 // Handlers in the other files change it only through the functions they export and emit one event per fact.
 
 import type { CommandType, Outcome } from './commands.js';
 import { EVENT_VERSION, type EngineEvent, type EventBody } from './events.js';
 import type { BookFactory } from './book/orderBook.js';
+import { ApiKeyTable } from './apiKeyTable.js';
 import { ExpiryQueue } from './expiryQueue.js';
 import { Ledger, type Account } from './ledger.js';
 import type { Market } from './market.js';
@@ -42,6 +44,8 @@ export class EngineState {
   readonly live = this.ids.live;
   readonly done = this.ids.done;
   readonly expiry = new ExpiryQueue();
+  /** API key ownership (no secrets; see apiKeyTable.ts). */
+  readonly apiKeys = new ApiKeyTable();
   readonly feeAccount: Account;
   seq = 0;
   now = 0;

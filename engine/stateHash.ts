@@ -46,5 +46,14 @@ export function computeStateHash(state: EngineState): string {
   }
   // Finished ids in insertion order: that order decides when each is forgotten.
   for (const [id, status, until] of state.done.entries()) line(`d|${id}|${status}|${until}`);
+  // API keys only when there are any, so states without keys hash as they did before keys existed.
+  for (const apiKey of sortedKeys(state.apiKeys.live)) {
+    const owner = state.apiKeys.live.get(apiKey);
+    if (owner !== undefined) line(`k|${apiKey}|${owner.address}|${owner.nonce}`);
+  }
+  for (const apiKey of sortedKeys(state.apiKeys.deleted)) {
+    const owner = state.apiKeys.deleted.get(apiKey);
+    if (owner !== undefined) line(`x|${apiKey}|${owner.address}|${owner.nonce}`);
+  }
   return hash.digest('hex');
 }

@@ -121,3 +121,13 @@ t.test('market commands', async (t) => {
   refused(t, s, { type: 'Deposit' } as unknown as Command, 'INVALID_COMMAND');
   void NO;
 });
+
+t.test('API key commands', async (t) => {
+  const s = setup(t);
+  const alice = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
+  const key = '11111111-1111-4111-8111-111111111111';
+  s.given({ type: 'CreateApiKey', time: T0, address: alice, nonce: '0', apiKey: key });
+  refused(t, s, { type: 'CreateApiKey', time: T0, address: alice, nonce: '0', apiKey: '22222222-2222-4222-8222-222222222222' }, 'API_KEY_EXISTS', 'Could not create api key');
+  refused(t, s, { type: 'DeleteApiKey', time: T0, address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8', apiKey: key }, 'API_KEY_NOT_FOUND', 'Could not delete API key');
+  refused(t, s, { type: 'CreateApiKey', time: T0, address: 'a', nonce: '0', apiKey: key }, 'INVALID_COMMAND');
+});

@@ -1,0 +1,96 @@
+// GET /book and POST /books (spec §4.3, upstream §3.2): order-book snapshots from the engine's live state.
+// A token no listed market has is a 404 on /book and is left out of /books (which answers the books it
+// has, in request order, without repeats). A resolved market keeps its (empty) book and last trade.
+
+import { ApiError } from '../http/apiErrors.js';
+import { ok, type Reply, type RouteDef } from '../http/apiTypes.js';
+import { compileRoute } from '../http/schemas.js';
+import { arr, bool, obj, str } from '../schemas/common.js';
+import { bookSnapshot, type BookSnapshot, type EngineReads } from './bookView.js';
+import { BATCH_BODY, batchTokenIds, queryText, tokenIdOf, type BatchItem } from './clobInputs.js';
+
+const LEVEL = obj({ price: str(), size: str() });
+
+/** Key order is the hash's (upstream §3.2): fast-json-stringify writes properties in schema order. */
+export const BOOK_SCHEMA = obj({
+  market: str('Condition id.'),
+  asset_id: str('Token id.'),
+  timestamp: str('When the book was read, ms since the epoch.'),
+  hash: str('SHA-1 of this JSON with hash "".'),
+  bids: arr(LEVEL),
+  asks: arr(LEVEL),
+  min_order_size: str(),
+  tick_size: str(),
+  neg_risk: bool(),
+  last_trade_price: str('Price of the last fill in this token; "" before the first.'),
+});
+
+export interface BookDeps {
+  readonly engine: EngineReads;
+  readonly clock: () => number;
+}
+
+/**
+ * GET /book answers from a per-token cache while the engine has applied no command since and the clock is
+ * in the same millisecond: the body (and its hash, which covers the timestamp) is the same, so it is
+ * serialised once. Under load this turns most reads into a map lookup.
+ */
+class BookReplyCache {
+  private readonly entries = new Map<string, { seq: number; ms: number; reply: Reply }>();
+  private readonly stringify = compileRoute({ method: 'GET', path: '/book', surface: 'clob', summary: '', response: BOOK_SCHEMA, handler: () => ok(null) }).stringify;
+
+  constructor(private readonly deps: BookDeps) {}
+
+  get(tokenId: string): Reply | undefined {
+    const seq = this.deps.engine.seq;
+    const ms = this.deps.clock();
+    const hit = this.entries.get(tokenId);
+    if (hit !== undefined && hit.seq === seq && hit.ms === ms) return hit.reply;
+    const snapshot = bookSnapshot(this.deps.engine, tokenId, ms);
+    if (snapshot === undefined) return undefined;
+    const reply: Reply = { status: 200, body: snapshot, encoded: this.stringify(snapshot) };
+    if (this.entries.size >= 10_000 && hit === undefined) this.entries.clear();
+    this.entries.set(tokenId, { seq, ms, reply });
+    return reply;
+  }
+}
+
+export function bookRoutes(deps: BookDeps): RouteDef[] {
+  const cache = new BookReplyCache(deps);
+  return [
+    {
+      method: 'GET',
+      path: '/book',
+      surface: 'clob',
+      summary: 'Order book of one token: levels best last, hash of the snapshot.',
+      query: { type: 'object', properties: { token_id: queryText('Token id (decimal); required.') } },
+      response: BOOK_SCHEMA,
+      limits: ['clob:book'],
+      errors: ['invalid_token_id', 'no_orderbook'],
+      handler: (req) => {
+        const reply = cache.get(tokenIdOf(req.query.token_id));
+        if (reply === undefined) throw new ApiError('no_orderbook');
+        return reply;
+      },
+    },
+    {
+      method: 'POST',
+      path: '/books',
+      surface: 'clob',
+      summary: 'Order books of up to 500 tokens; unknown tokens are left out.',
+      body: BATCH_BODY,
+      response: arr(BOOK_SCHEMA),
+      limits: ['clob:books'],
+      errors: ['invalid_payload', 'payload_too_many', 'invalid_token_id'],
+      handler: (req) => {
+        const now = deps.clock();
+        const books: BookSnapshot[] = [];
+        for (const tokenId of batchTokenIds(req.body as BatchItem[])) {
+          const snapshot = bookSnapshot(deps.engine, tokenId, now);
+          if (snapshot !== undefined) books.push(snapshot);
+        }
+        return ok(books);
+      },
+    },
+  ];
+}

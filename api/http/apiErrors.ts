@@ -1,0 +1,71 @@
+// The one catalogue of HTTP-level errors: every error the server answers with, its status code and its
+// message, and how each surface shapes the body (spec §7). The README's HTTP error table is rendered from
+// this object by docs/errorTable.ts and test/readme.test.ts keeps them equal. Trading rejections carry the
+// engine's own catalogue (engine/rejectReasons.ts) with their status codes.
+
+import type { Surface } from './apiTypes.js';
+
+export interface ApiErrorSpec {
+  readonly status: number;
+  /** The message; `{name}` is filled in from the error's values. */
+  readonly message: string;
+  /** When the catalog surface answers it: the typed body's `type` (spec §7). */
+  readonly catalogType?: string;
+  readonly when: string;
+}
+
+export const API_ERRORS = {
+  bad_request: { status: 400, message: '{detail}', catalogType: 'bad request', when: 'A parameter or body is malformed, out of range or missing.' },
+  unknown_field: { status: 400, message: 'unknown_field: {name}', when: 'An activity endpoint got a query parameter it does not define.' },
+  invalid_token_id: { status: 400, message: 'Invalid token id', when: 'token_id is missing or not a decimal token id.' },
+  invalid_side: { status: 400, message: 'Invalid side', when: 'side is not BUY or SELL.' },
+  invalid_market: { status: 400, message: 'Invalid market', when: 'A condition id is not 0x followed by 64 hex digits.' },
+  invalid_payload: { status: 400, message: 'Invalid payload', when: 'A POST body is not JSON of the documented shape.' },
+  payload_too_many: { status: 400, message: 'Payload exceeds the limit', when: 'A batch body has more items than the endpoint allows.' },
+  unauthorized: { status: 401, message: '{detail}', when: 'Authentication headers are missing, stale, or do not verify.' },
+  ip_not_allowlisted: { status: 403, message: 'unauthorized: ip_not_allowlisted', when: "The caller's IP is outside the activity surface's allowlist." },
+  not_found: { status: 404, message: 'not found', when: 'No route has this method and path.' },
+  id_not_found: { status: 404, message: 'id not found', catalogType: 'not found error', when: 'A catalog market or event id does not exist.' },
+  slug_not_found: { status: 404, message: 'slug not found', catalogType: 'not found error', when: 'A catalog market or event slug does not exist.' },
+  market_not_found: { status: 404, message: 'market not found', when: 'An order-book market id does not exist.' },
+  no_orderbook: { status: 404, message: 'No orderbook exists for the requested token id', when: 'The token id belongs to no listed market.' },
+  order_not_found: { status: 404, message: 'Order not found', when: 'No order has this id (for this account).' },
+  body_too_large: { status: 413, message: 'request body exceeds {limit} bytes', when: 'A request body is larger than the 1 MiB cap.' },
+  rate_limited: { status: 429, message: 'Too Many Requests', when: 'A rate-limit window of the route is full; Retry-After says when to retry.' },
+  internal_db: { status: 500, message: 'internal_error: unexpected database failure', when: 'ClickHouse failed while answering an activity or history read.' },
+  internal: { status: 500, message: 'internal error', when: 'An unexpected failure; it is logged with the request id.' },
+  unavailable: { status: 503, message: '{detail}', when: 'The engine is stopped, starting or shutting down; retry later.' },
+} as const satisfies Record<string, ApiErrorSpec>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+/** Thrown by handlers and the server for any answer that is not a success. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ApiErrorCode,
+    readonly values: Readonly<Record<string, string | number>> = {},
+    readonly headers?: Readonly<Record<string, string>>,
+  ) {
+    super(fill(API_ERRORS[code].message, values));
+    this.status = API_ERRORS[code].status;
+  }
+}
+
+function fill(template: string, values: Readonly<Record<string, string | number>>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** A 400 with a free-form message (the parameter and what is wrong with it). */
+export function badRequest(detail: string): ApiError {
+  return new ApiError('bad_request', { detail });
+}
+
+/** The error body as the surface shapes it: catalog errors are typed `{type, error}`, others `{error}`. */
+export function errorBody(surface: Surface, error: ApiError): { type?: string; error: string } {
+  const spec: ApiErrorSpec = API_ERRORS[error.code];
+  if (surface === 'catalog' && spec.catalogType !== undefined) return { type: spec.catalogType, error: error.message };
+  return { error: error.message };
+}

@@ -1,0 +1,69 @@
+// The transport-independent shape of an HTTP route: what it accepts (JSON schemas for query and body), what
+// it answers (the schema of its 200 body), which rate-limit windows it counts against, and its handler.
+// httpServer.ts mounts routes on uWebSockets.js; schemas.ts compiles each schema once, for ajv validation,
+// fast-json-stringify serialisation and the OpenAPI document alike.
+
+import type { ApiErrorCode } from './apiErrors.js';
+
+/** The three public surfaces (spec §4) plus the service's own endpoints (metrics, openapi, operator). */
+export type Surface = 'catalog' | 'activity' | 'clob' | 'service';
+
+export type Method = 'GET' | 'POST' | 'DELETE';
+
+/** A JSON schema (draft 2020-12 subset that ajv, fast-json-stringify and OpenAPI 3.1 all read). */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+export interface ApiRequest<Q = Record<string, unknown>, B = unknown> {
+  readonly method: Method;
+  /** Path relative to the surface's mount point (what an L2 HMAC signs), without the query string. */
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  /** The query, validated and coerced by the route's query schema (raw strings when it has none). */
+  readonly query: Q;
+  /** The raw query string, for handlers that read repeated keys themselves. */
+  readonly rawQuery: URLSearchParams;
+  /** The body, parsed and validated by the route's body schema; undefined without one. */
+  readonly body: B;
+  /** The body's bytes exactly as received (an L2 HMAC covers them). */
+  readonly rawBody: string;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly ip: string;
+  /** Server wall-clock time of arrival (ms). */
+  readonly receivedAt: number;
+}
+
+export interface Reply {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A 200 body already serialised by this route's schema (a cached answer); sent as it is. */
+  readonly encoded?: string;
+}
+
+export type Handler<Q = Record<string, unknown>, B = unknown> = (req: ApiRequest<Q, B>) => Reply | Promise<Reply>;
+
+export interface RouteDef<Q = Record<string, unknown>, B = unknown> {
+  readonly method: Method;
+  /** Path with `{name}` parameters, relative to the surface prefix. */
+  readonly path: string;
+  readonly surface: Surface;
+  readonly summary: string;
+  /** Schema of the query as an object of named parameters. Array parameters take comma-separated values. */
+  readonly query?: JsonSchema;
+  /** Activity endpoints refuse parameters their query schema does not name (spec §7 `unknown_field`). */
+  readonly strictQuery?: boolean;
+  readonly body?: JsonSchema;
+  /** Schema of the 200 body; a string body with `{type: 'string'}` is sent as text/plain. */
+  readonly response: JsonSchema;
+  /** Rate-limit windows (rateLimits.ts) this route counts against, in addition to its surface's window. */
+  readonly limits?: readonly string[];
+  /** Error codes this route may answer with, for the OpenAPI document. */
+  readonly errors?: readonly ApiErrorCode[];
+  readonly handler: Handler<Q, B>;
+}
+
+/** Builds a reply with status 200. */
+export function ok(body: unknown, headers?: Readonly<Record<string, string>>): Reply {
+  return headers === undefined ? { status: 200, body } : { status: 200, body, headers };
+}

@@ -1,0 +1,391 @@
+// The HTTP server on uWebSockets.js. Every surface is mounted under its prefix (/catalog, /activity, /clob);
+// at the root, each path that only one surface has goes to it, and paths two surfaces share are chosen by
+// a documented rule (rootRules.ts). Service endpoints (/metrics, /openapi.json, operator) live at the root.
+//
+// Per request, in order: rate limits (429 + Retry-After), the activity IP allowlist (403), unknown query
+// parameters on strict routes, query validation, body cap (413) and JSON parsing and validation, then the
+// handler. uWS request data is read synchronously before the first await (uWS invalidates `req` after the
+// callback returns); every response registers onAborted and writes nothing after the client went away.
+
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import { ReadModelInputError } from '../../projections/readModel/errors.js';
+import { ApiError, errorBody } from './apiErrors.js';
+import type { ApiRequest, Method, Reply, RouteDef, Surface } from './apiTypes.js';
+import type { IpAllowlist } from './ipAllowlist.js';
+import type { RateLimiter } from './rateLimiter.js';
+import type { RootRule } from './rootRules.js';
+import { compileRoute, queryObject, unknownParam, validationError, type CompiledRoute } from './schemas.js';
+import type { UwsModule } from './uwsLoader.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpServerOptions {
+  readonly uws: UwsModule;
+  readonly routes: readonly RouteDef[];
+  readonly rootRules: readonly RootRule[];
+  readonly limiter: RateLimiter | undefined;
+  readonly activityAllowlist: IpAllowlist;
+  readonly clock: () => number;
+  readonly maxBodyBytes?: number;
+  /** Called once per answered request (metrics, logs). */
+  readonly onResponse?: (route: RouteDef | undefined, status: number, startedAt: number) => void;
+  /** Called with unexpected handler failures (they are answered with a 500). */
+  readonly onError?: (error: unknown, route: RouteDef) => void;
+}
+
+export interface HttpServer {
+  readonly app: TemplatedApp;
+  readonly compiled: readonly CompiledRoute[];
+  listen(host: string, port: number): Promise<number>;
+  /** Stops accepting connections; requests in flight still finish. */
+  stopListening(): void;
+  /** Resolves when no request is in flight. */
+  drained(): Promise<void>;
+  readonly inFlight: number;
+}
+
+const SURFACE_PREFIX: Readonly<Record<Surface, string>> = { catalog: '/catalog', activity: '/activity', clob: '/clob', service: '' };
+
+/** `/markets/{id}` → `/markets/:id` (uWS's pattern syntax), and the parameter names in order. */
+function uwsPattern(path: string): { pattern: string; names: string[] } {
+  const names: string[] = [];
+  const pattern = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    names.push(name);
+    return `:${name}`;
+  });
+  return { pattern, names };
+}
+
+interface RequestState {
+  /** A response was written or the client aborted: nothing more may be written. */
+  answered: boolean;
+  /** The request no longer counts as in flight. */
+  finished: boolean;
+  readingBody: boolean;
+}
+
+interface Incoming {
+  readonly method: Method;
+  readonly path: string;
+  readonly rawQuery: string;
+  readonly headers: Record<string, string>;
+  readonly params: Record<string, string>;
+  readonly ip: string;
+}
+
+function readIncoming(res: HttpResponse, req: HttpRequest, method: Method, names: readonly string[], prefixLength: number): Incoming {
+  const headers: Record<string, string> = {};
+  req.forEach((key, value) => {
+    headers[key] = value;
+  });
+  const params: Record<string, string> = {};
+  names.forEach((name, i) => {
+    params[name] = decodeURIComponentSafe(req.getParameter(i) ?? '');
+  });
+  const url = req.getUrl();
+  return {
+    method,
+    path: url.slice(prefixLength) || '/',
+    rawQuery: req.getQuery() ?? '',
+    headers,
+    params,
+    ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
+  };
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export function createHttpServer(options: HttpServerOptions): HttpServer {
+  const { uws, limiter, clock } = options;
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const app = uws.App();
+  const compiled = options.routes.map(compileRoute);
+  let inFlight = 0;
+  let drainWaiters: (() => void)[] = [];
+  let listenSocket: us_listen_socket | null = null;
+
+  /** Marks a request finished, once: it no longer counts as in flight. */
+  const finish = (state: RequestState): void => {
+    if (state.finished) return;
+    state.finished = true;
+    inFlight -= 1;
+    if (inFlight === 0 && drainWaiters.length > 0) {
+      const waiters = drainWaiters;
+      drainWaiters = [];
+      for (const w of waiters) w();
+    }
+  };
+
+  const send = (res: HttpResponse, state: RequestState, route: CompiledRoute, reply: Reply, startedAt: number): void => {
+    finish(state);
+    if (state.answered) return;
+    state.answered = true;
+    let payload: string;
+    let contentType = 'application/json';
+    let status = reply.status;
+    if (status === 200 && reply.encoded !== undefined) {
+      payload = reply.encoded;
+    } else if (status === 200) {
+      try {
+        payload = route.stringify(reply.body);
+        if (route.textBody) contentType = 'text/plain; charset=utf-8';
+      } catch (error) {
+        // A body that does not fit its own schema is a bug: answer 500 rather than leave the client waiting.
+        options.onError?.(error, route.def);
+        const failed = failure(route.def.surface, new ApiError(route.def.surface === 'activity' ? 'internal_db' : 'internal'));
+        status = failed.status;
+        payload = JSON.stringify(failed.body);
+      }
+    } else {
+      payload = JSON.stringify(reply.body);
+    }
+    res.cork(() => {
+      res.writeStatus(statusLine(status));
+      const headers = status === reply.status ? reply.headers : undefined;
+      if (headers === undefined || headers['content-type'] === undefined) res.writeHeader('content-type', contentType);
+      if (headers !== undefined) for (const key in headers) res.writeHeader(key, headers[key] as string);
+      res.end(payload);
+    });
+    options.onResponse?.(route.def, status, startedAt);
+  };
+
+  const failure = (surface: Surface, error: ApiError): Reply => ({ status: error.status, body: errorBody(surface, error), headers: error.headers });
+
+  const toReply = (surface: Surface, route: CompiledRoute, error: unknown): Reply => {
+    if (error instanceof ApiError) return failure(surface, error);
+    if (error instanceof ReadModelInputError) return failure(surface, new ApiError('bad_request', { detail: error.message }));
+    if (error instanceof Error && error.name === 'EngineStoppedError') return failure(surface, new ApiError('unavailable', { detail: 'the engine is stopped; retry later' }));
+    options.onError?.(error, route.def);
+    return failure(surface, new ApiError(surface === 'activity' ? 'internal_db' : 'internal'));
+  };
+
+  /** Admission checks that need no body: rate limits, allowlist, query. Returns the validated query. */
+  const admit = (route: CompiledRoute, inc: Incoming, query: URLSearchParams, now: number): Record<string, unknown> => {
+    const def = route.def;
+    if (limiter !== undefined) {
+      const key = callerKey(inc);
+      const windows = def.limits === undefined ? [def.surface] : [def.surface, ...def.limits];
+      const admission = limiter.admit(windows, key, now);
+      if (!admission.ok) throw new ApiError('rate_limited', {}, { 'retry-after': String(admission.retryAfterSec) });
+    }
+    if (def.surface === 'activity' && !options.activityAllowlist.allows(inc.ip)) throw new ApiError('ip_not_allowlisted');
+    if (def.strictQuery === true) {
+      const unknown = unknownParam(route, query);
+      if (unknown !== undefined) throw new ApiError('unknown_field', { name: unknown });
+    }
+    if (route.validateQuery === undefined) return Object.fromEntries(query);
+    const q = queryObject(route, query);
+    if (!route.validateQuery(q)) throw validationError(route.validateQuery.errors, 'query');
+    return q;
+  };
+
+  const parseBody = (route: CompiledRoute, raw: string): unknown => {
+    if (route.validateBody === undefined) return undefined;
+    let body: unknown;
+    try {
+      body = raw === '' ? undefined : JSON.parse(raw);
+    } catch {
+      throw route.def.surface === 'clob' ? new ApiError('invalid_payload') : new ApiError('bad_request', { detail: 'body is not valid JSON' });
+    }
+    if (!route.validateBody(body)) {
+      throw route.def.surface === 'clob' ? new ApiError('invalid_payload') : validationError(route.validateBody.errors, 'body');
+    }
+    return body;
+  };
+
+  const run = (res: HttpResponse, state: RequestState, route: CompiledRoute, inc: Incoming, rawBody: string, query: URLSearchParams, q: Record<string, unknown>, startedAt: number): void => {
+    const surface = route.def.surface;
+    let result: Reply | Promise<Reply>;
+    try {
+      const body = parseBody(route, rawBody);
+      const request: ApiRequest = { method: inc.method, path: inc.path, params: inc.params, query: q, rawQuery: query, body, rawBody, headers: inc.headers, ip: inc.ip, receivedAt: startedAt };
+      result = route.def.handler(request);
+    } catch (error) {
+      send(res, state, route, toReply(surface, route, error), startedAt);
+      return;
+    }
+    if (result instanceof Promise) {
+      result.then(
+        (reply) => send(res, state, route, reply, startedAt),
+        (error: unknown) => send(res, state, route, toReply(surface, route, error), startedAt),
+      );
+    } else {
+      send(res, state, route, result, startedAt);
+    }
+  };
+
+  /** Handles one request for a route already chosen. */
+  const handle = (res: HttpResponse, route: CompiledRoute, inc: Incoming): void => {
+    const startedAt = clock();
+    const state: RequestState = { answered: false, finished: false, readingBody: false };
+    inFlight += 1;
+    res.onAborted(() => {
+      // The client is gone: nothing may be written. A handler already running still finishes (its command
+      // may already be in the log); a body still arriving never reaches one.
+      state.answered = true;
+      if (state.readingBody) finish(state);
+    });
+    const surface = route.def.surface;
+    const query = new URLSearchParams(inc.rawQuery);
+    let q: Record<string, unknown> = {};
+    let refused: unknown;
+    try {
+      q = admit(route, inc, query, startedAt);
+    } catch (error) {
+      refused = error;
+    }
+    // A refused request with a body is answered once its body has arrived, so the connection stays usable
+    // for the client's next request (answering early would leave unread body bytes on a keep-alive socket).
+    const proceed = (rawBody: string): void => {
+      if (refused !== undefined) send(res, state, route, toReply(surface, route, refused), startedAt);
+      else run(res, state, route, inc, rawBody, query, q, startedAt);
+    };
+    if (inc.method === 'GET') {
+      proceed('');
+      return;
+    }
+    const declared = Number(inc.headers['content-length'] ?? '0');
+    if (declared > maxBody) {
+      refuseTooLarge(res, state, route, startedAt);
+      return;
+    }
+    state.readingBody = true;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.onData((chunk, isLast) => {
+      if (state.answered) return;
+      size += chunk.byteLength;
+      if (size > maxBody) {
+        state.readingBody = false;
+        refuseTooLarge(res, state, route, startedAt);
+        return;
+      }
+      if (refused === undefined) chunks.push(Buffer.from(chunk.slice(0)));
+      if (isLast) {
+        state.readingBody = false;
+        proceed(Buffer.concat(chunks).toString('utf8'));
+      }
+    });
+  };
+
+  const refuseTooLarge = (res: HttpResponse, state: RequestState, route: CompiledRoute, startedAt: number): void => {
+    finish(state);
+    if (state.answered) return;
+    state.answered = true;
+    const reply = failure(route.def.surface, new ApiError('body_too_large', { limit: maxBody }));
+    res.cork(() => {
+      res.writeStatus(statusLine(reply.status)).writeHeader('content-type', 'application/json').end(JSON.stringify(reply.body), true);
+    });
+    options.onResponse?.(route.def, reply.status, startedAt);
+  };
+
+  const register = (method: Method, pattern: string, names: readonly string[], prefixLength: number, choose: (inc: Incoming) => CompiledRoute): void => {
+    const handler = (res: HttpResponse, req: HttpRequest): void => {
+      const inc = readIncoming(res, req, method, names, prefixLength);
+      handle(res, choose(inc), inc);
+    };
+    if (method === 'GET') app.get(pattern, handler);
+    else if (method === 'POST') app.post(pattern, handler);
+    else app.del(pattern, handler);
+  };
+
+  // Prefixed mounts: one surface each.
+  for (const route of compiled) {
+    const prefix = SURFACE_PREFIX[route.def.surface];
+    const { pattern, names } = uwsPattern(route.def.path);
+    if (prefix === '') continue;
+    // A surface's own root answers with and without the trailing slash (/clob and /clob/).
+    if (pattern === '/') register(route.def.method, prefix, names, prefix.length, () => route);
+    register(route.def.method, prefix + pattern, names, prefix.length, () => route);
+  }
+  // Root mounts: a path one surface has goes to it; a shared path goes through its rule.
+  const byRootKey = new Map<string, CompiledRoute[]>();
+  for (const route of compiled) {
+    const key = `${route.def.method} ${route.def.path}`;
+    byRootKey.set(key, [...(byRootKey.get(key) ?? []), route]);
+  }
+  for (const [key, candidates] of byRootKey) {
+    const first = candidates[0] as CompiledRoute;
+    const { pattern, names } = uwsPattern(first.def.path);
+    if (candidates.length === 1) {
+      register(first.def.method, pattern, names, 0, () => first);
+      continue;
+    }
+    const rule = options.rootRules.find((r) => `${r.method} ${r.path}` === key);
+    if (rule === undefined) throw new Error(`two surfaces define ${key} and no root rule chooses between them`);
+    const bySurface = new Map(candidates.map((c) => [c.def.surface, c]));
+    register(first.def.method, pattern, names, 0, (inc) => {
+      const surface = rule.choose({ params: inc.params, query: new URLSearchParams(inc.rawQuery) });
+      const chosen = bySurface.get(surface);
+      if (chosen === undefined) throw new Error(`root rule for ${key} chose ${surface}, which does not define it`);
+      return chosen;
+    });
+  }
+  app.any('/*', (res) => {
+    res.cork(() => {
+      res.writeStatus('404 Not Found').writeHeader('content-type', 'application/json').end(JSON.stringify({ error: 'not found' }));
+    });
+    options.onResponse?.(undefined, 404, clock());
+  });
+
+  return {
+    app,
+    compiled,
+    get inFlight() {
+      return inFlight;
+    },
+    listen(host, port) {
+      return new Promise((resolve, reject) => {
+        app.listen(host, port, (socket) => {
+          if (socket === false) {
+            reject(new Error(`cannot listen on ${host}:${port}`));
+            return;
+          }
+          listenSocket = socket;
+          resolve(uws.us_socket_local_port(socket));
+        });
+      });
+    },
+    stopListening() {
+      if (listenSocket !== null) {
+        uws.us_listen_socket_close(listenSocket);
+        listenSocket = null;
+      }
+    },
+    drained() {
+      if (inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => drainWaiters.push(resolve));
+    },
+  };
+}
+
+/**
+ * Rate limits count per API key when the request names one, else per client IP. Header names arrive with
+ * hyphens: uWS 20.30 cannot take underscores, so the edge in front rewrites SVC_API_KEY to svc-api-key.
+ */
+function callerKey(inc: Incoming): string {
+  const apiKey = inc.headers['svc-api-key'] ?? inc.headers['poly-api-key'];
+  return apiKey !== undefined && apiKey !== '' ? `key:${apiKey}` : `ip:${inc.ip}`;
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: 'OK',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+function statusLine(status: number): string {
+  return `${status} ${STATUS_TEXT[status] ?? ''}`.trimEnd();
+}

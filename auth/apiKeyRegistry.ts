@@ -1,0 +1,55 @@
+// API key lookups for the HTTP layer, over the engine's ownership table (Engine satisfies ApiKeySource) and
+// the master secret: the secret and passphrase are re-derived on every lookup (two HMACs, about a
+// microsecond each), so nothing secret is cached and a deleted key stops working at once.
+// Addresses go in in any case; the engine keys them in lower case; they come out checksummed.
+
+import { getAddress } from 'ethers';
+import { deriveCredentials, deriveSecrets, type ApiCredentials } from './credentials.js';
+import type { L2Credentials } from './l2Hmac.js';
+
+/** What the registry reads of the engine. */
+export interface ApiKeySource {
+  apiKey(apiKey: string): { readonly address: string; readonly nonce: string } | undefined;
+  apiKeysOf(address: string): string[];
+  apiKeyOfSlot(address: string, nonce: string): { apiKey: string; live: boolean } | undefined;
+}
+
+export interface ApiKeyInfo extends L2Credentials {
+  readonly apiKey: string;
+  /** Checksummed. */
+  readonly address: string;
+  readonly nonce: string;
+}
+
+export class ApiKeyRegistry {
+  constructor(
+    private readonly source: ApiKeySource,
+    private readonly master: Uint8Array,
+  ) {}
+
+  /** A live key with its owner and secrets; undefined for unknown and deleted keys. Fits verifyL2Headers. */
+  lookup(apiKey: string): ApiKeyInfo | undefined {
+    const owner = this.source.apiKey(apiKey);
+    if (owner === undefined) return undefined;
+    return { apiKey, address: getAddress(owner.address), nonce: owner.nonce, ...deriveSecrets(this.master, apiKey) };
+  }
+
+  /** The live keys of an address (any case), oldest first: GET /auth/api-keys. */
+  keysOf(address: string): string[] {
+    return this.source.apiKeysOf(address.toLowerCase());
+  }
+
+  /**
+   * The credentials of (address, nonce) for POST /auth/api-key and GET /auth/derive-api-key: `apiKey` is what
+   * CreateApiKey must carry (with `address.toLowerCase()` and `nonce.toString()`); `state` says whether the
+   * slot is free (create it), live (derive answers with these credentials) or closed (its key was deleted,
+   * or was derived under another master secret: both endpoints refuse).
+   */
+  slot(address: string, nonce: bigint): { credentials: ApiCredentials; state: 'free' | 'live' | 'closed' } {
+    const lower = address.toLowerCase();
+    const credentials = deriveCredentials(this.master, lower, nonce);
+    const held = this.source.apiKeyOfSlot(lower, nonce.toString());
+    const state = held === undefined ? 'free' : held.live && held.apiKey === credentials.apiKey ? 'live' : 'closed';
+    return { credentials, state };
+  }
+}

@@ -1,0 +1,21 @@
+// Public surface of auth/: pure building blocks of authentication and signed orders for the HTTP layer.
+export { passed, failed } from './authResult.js';
+export type { AuthResult, Passed, Failed } from './authResult.js';
+export type { HeaderBag } from './authHeaders.js';
+export { recoverSigner, recoverSignerFromHex, INVALID_SIGNATURE } from './recoverSigner.js';
+export { OrderHasher, encodeOrderStruct, orderDomain, orderMessage, ORDER_TYPES, ORDER_DOMAIN_NAME, ORDER_DOMAIN_VERSION } from './orderTypedData.js';
+export type { OrderDomainConfig, OrderStruct, OrderSide, SignatureType } from './orderTypedData.js';
+export { parseOrderPayload, INVALID_ORDER_PAYLOAD, ZERO_BYTES32 } from './orderPayload.js';
+export type { SignedOrder } from './orderPayload.js';
+export { verifyOrderSignature, checkSignedOrder } from './orderSignature.js';
+export type { VerifiedOrder } from './orderSignature.js';
+export { verifyL1Headers, clobAuthDigest, CLOB_AUTH_MESSAGE, CLOB_AUTH_TYPES, INVALID_L1_HEADERS } from './clobAuth.js';
+export type { L1Identity, L1Options } from './clobAuth.js';
+export { verifyL2Headers, signL2, l2SigningString, decodeSecret, decodeL2Signature, INVALID_API_KEY } from './l2Hmac.js';
+export type { L2Credentials, L2Identity, L2Options, L2Request } from './l2Hmac.js';
+export { deriveApiKey, deriveSecrets, deriveCredentials } from './credentials.js';
+export type { ApiCredentials } from './credentials.js';
+export { loadMasterSecret, MASTER_SECRET_FILE } from './masterSecret.js';
+export type { MasterSecret } from './masterSecret.js';
+export { ApiKeyRegistry } from './apiKeyRegistry.js';
+export type { ApiKeyInfo, ApiKeySource } from './apiKeyRegistry.js';

@@ -1,0 +1,76 @@
+// The server side of `npm run bench:http`, run as a child process so the load generator does not share its
+// thread. `bare`: a uWS hello-world (the ceiling). `service`: the whole service on a temporary data
+// directory, with deep books on a demo market and a user holding positions in many markets; it prints
+// `READY {json}` with the port and what to query, and stops on SIGTERM.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { parseConfig } from '../../config/index.js';
+import type { Submission } from '../../host/engineHost.js';
+import { loadUws } from '../../api/http/uwsLoader.js';
+import { startService } from '../../server/service.js';
+
+const mode = process.argv[2] ?? 'service';
+const USDC = 1_000_000;
+
+async function bare(): Promise<void> {
+  const { uws } = loadUws(false);
+  const app = uws.App();
+  app.get('/*', (res) => {
+    res.end('Hello World!');
+  });
+  app.listen('127.0.0.1', 0, (socket) => {
+    if (socket === false) throw new Error('cannot listen');
+    process.stdout.write(`READY ${JSON.stringify({ port: uws.us_socket_local_port(socket) })}\n`);
+  });
+}
+
+async function service(): Promise<void> {
+  const parsed = parseConfig([], {});
+  if (parsed.kind !== 'config') throw new Error('bad default config');
+  const config = { ...parsed.config, dataDir: mkdtempSync(join(tmpdir(), 'bench-http-')), httpPort: 0, rateLimit: false, logLevel: 'warn' as const };
+  const running = await startService(config, pino({ level: 'warn' }));
+  const host = running.engine;
+  const markets = [...host.engine.markets()].filter((m) => m.status === 'active');
+  const first = markets[0];
+  if (first === undefined) throw new Error('the demo catalog listed no active market');
+  const maker = '0x' + '1'.repeat(40);
+  const user = '0x' + '2'.repeat(40);
+  const submit = (s: Submission): Promise<unknown> => host.submit(s);
+  await submit({ type: 'Deposit', account: maker, amount: 10_000_000 * USDC });
+  await submit({ type: 'Deposit', account: user, amount: 10_000_000 * USDC });
+  let n = 0;
+  const order = (account: string, tokenId: string, side: 'BUY' | 'SELL', cents: number, shares: number): Submission => ({
+    type: 'PlaceOrder', orderId: `0xbench${(n += 1)}`, account, owner: 'bench', tokenId, side,
+    makerAmount: side === 'BUY' ? (shares * cents * USDC) / 100 : shares * USDC,
+    takerAmount: side === 'BUY' ? shares * USDC : (shares * cents * USDC) / 100,
+    orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: 0,
+  });
+  // A deep book on the first market: 40 bid and 40 ask levels, 5 orders each.
+  const pending: Promise<unknown>[] = [];
+  for (let level = 1; level <= 40; level++) {
+    for (let k = 0; k < 5; k++) {
+      pending.push(submit(order(maker, first.tokenIds[0], 'BUY', level, 10 + k)));
+      pending.push(submit(order(maker, first.tokenIds[1], 'BUY', 100 - 40 - level, 10 + k)));
+    }
+  }
+  await Promise.all(pending);
+  // The user trades in every active market: a resting order taken by the user, several times over.
+  const fills: Promise<unknown>[] = [];
+  for (const market of markets.slice(1)) {
+    for (let i = 0; i < 20; i++) {
+      fills.push(submit(order(maker, market.tokenIds[1], 'BUY', 45, 10)));
+      fills.push(submit(order(user, market.tokenIds[0], 'BUY', 55, 10)));
+    }
+  }
+  await Promise.all(fills);
+  await running.projector.waitFor(host.position, 60_000);
+  process.stdout.write(`READY ${JSON.stringify({ port: running.port, tokenId: first.tokenIds[0], user, markets: markets.length })}\n`);
+  process.on('SIGTERM', () => {
+    void running.close().then(() => process.exit(0));
+  });
+}
+
+await (mode === 'bare' ? bare() : service());

@@ -1,0 +1,91 @@
+// Prometheus metrics of the running service (GET /metrics): requests by route and status with latency,
+// projection lag (log records not yet in ClickHouse), the engine's log position and queue, catalog syncs,
+// and Node's process metrics. Gauges are read when scraped, so nothing here runs on a timer.
+
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RouteDef } from '../api/http/apiTypes.js';
+import type { SyncReport } from '../catalog/sync/syncWorker.js';
+
+interface Watched {
+  readonly projector: { readonly position: number };
+  readonly log: { readonly lastPos: number };
+  readonly host: { readonly position: number; readonly pending: number };
+}
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private watched: Watched | undefined;
+  private readonly requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route and status.', labelNames: ['surface', 'route', 'status'], registers: [this.registry] });
+  private readonly latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer, by route.',
+    labelNames: ['surface', 'route'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  private readonly syncs = new Counter({ name: 'catalog_syncs_total', help: 'Completed catalog syncs.', registers: [this.registry] });
+  private readonly syncedItems = new Counter({ name: 'catalog_synced_items_total', help: 'Catalog objects stored by syncs.', registers: [this.registry] });
+  private readonly syncPages = new Counter({ name: 'catalog_synced_pages_total', help: 'Upstream pages read by syncs.', registers: [this.registry] });
+  private readonly projected = new Gauge({ name: 'projection_position', help: 'Last event-log position committed to ClickHouse.', registers: [this.registry] });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    const watched = (): Watched | undefined => this.watched;
+    new Gauge({
+      name: 'projection_lag_records',
+      help: 'Durable event-log records not yet projected into ClickHouse.',
+      registers: [this.registry],
+      collect() {
+        const w = watched();
+        if (w !== undefined) this.set(Math.max(0, w.log.lastPos - w.projector.position));
+      },
+    });
+    new Gauge({
+      name: 'engine_log_position',
+      help: 'Last durable event-log position of the engine.',
+      registers: [this.registry],
+      collect() {
+        const w = watched();
+        if (w !== undefined) this.set(w.host.position);
+      },
+    });
+    new Gauge({
+      name: 'engine_pending_commands',
+      help: 'Commands queued for the engine and not yet applied.',
+      registers: [this.registry],
+      collect() {
+        const w = watched();
+        if (w !== undefined) this.set(w.host.pending);
+      },
+    });
+  }
+
+  watch(watched: Watched): void {
+    this.watched = watched;
+  }
+
+  request(route: RouteDef | undefined, status: number, ms: number): void {
+    const surface = route?.surface ?? 'none';
+    const path = route === undefined ? 'unmatched' : `${route.method} ${route.path}`;
+    this.requests.inc({ surface, route: path, status: String(status) });
+    this.latency.observe({ surface, route: path }, ms / 1000);
+  }
+
+  projectedTo(pos: number): void {
+    this.projected.set(pos);
+  }
+
+  catalogSynced(report: SyncReport): void {
+    this.syncs.inc();
+    this.syncedItems.inc(report.items);
+    this.syncPages.inc(report.pages);
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  close(): void {
+    this.registry.clear();
+  }
+}

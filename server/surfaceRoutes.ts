@@ -1,0 +1,28 @@
+// Every public route of the three surfaces, from the parts of the running service they read.
+
+import type { Config } from '../config/index.js';
+import type { EngineHost } from '../host/engineHost.js';
+import type { CatalogService } from '../catalog/catalogService.js';
+import type { MarketIndex } from '../catalog/marketIndex.js';
+import type { ReadContext } from '../projections/readModel/index.js';
+import type { RouteDef } from '../api/http/apiTypes.js';
+import { catalogApiRoutes } from '../api/catalog/catalogApiRoutes.js';
+import { clobReadRoutes } from '../api/clob/clobReadRoutes.js';
+import { activityRoutes } from '../api/activity/activityRoutes.js';
+
+export interface SurfaceDeps {
+  readonly config: Config;
+  readonly host: EngineHost;
+  readonly catalog: CatalogService;
+  readonly markets: MarketIndex;
+  readonly reads: ReadContext;
+  readonly clock: () => number;
+}
+
+export function surfaceRoutes(deps: SurfaceDeps): RouteDef[] {
+  return [
+    ...catalogApiRoutes(deps.catalog.catalog),
+    ...clobReadRoutes({ engine: deps.host.engine, markets: deps.markets, history: deps.reads, clock: deps.clock }),
+    ...activityRoutes(deps.reads),
+  ];
+}
