@@ -490,6 +490,15 @@ t.test('behind the edge', async (t) => {
     t.equal(parseResponses(Buffer.concat(got))[0]?.body.toString(), 'slow done');
   });
 
+  await t.test('a loopback-port upstream works the same', async (t) => {
+    const viaTcp = await startHeaderEdge({ host: '127.0.0.1', port: 0, upstream: { host: '127.0.0.1', port: up.directPort } });
+    t.teardown(() => viaTcp.close());
+    const res = await fetch(`http://127.0.0.1:${viaTcp.port}/headers`, { headers: { POLY_SIGNATURE: 's_1' } });
+    const seen = (await res.json()) as Record<string, string>;
+    t.equal(seen['poly-signature'], 's_1');
+    t.equal(seen['x-pmx-client-ip'], '127.0.0.1');
+  });
+
   await t.test('an unreachable upstream is answered 502', async (t) => {
     const lonely = await startHeaderEdge({ host: '127.0.0.1', port: 0, upstream: { path: join(tmpdir(), `pmx-edge-missing-${process.pid}.sock`) } });
     t.teardown(() => lonely.close());

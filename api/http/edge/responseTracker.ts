@@ -1,0 +1,161 @@
+// The uWS → client direction of one connection, observed (never changed): it counts the responses so the
+// edge knows which request each one answers. That is what lets it (a) switch to passthrough only when
+// uWS answers an upgrade with 101, (b) send its own 400 only after uWS has answered every earlier
+// pipelined request, so the client pairs it with the right request, and (c) delay a client's FIN until
+// the responses it is owed are out (uWS 20.30 aborts in-flight responses on FIN).
+//
+// It follows uWS 20.30's framing, measured: a body by Content-Length (also for HEAD, whose response uWS
+// sends with its body) or chunked coding; no body when neither is present (endWithoutBody); 1xx other
+// than 101 are interim. A stream it cannot follow makes it `lost`, and the edge then never writes into
+// the response stream again.
+
+import { ChunkedDecoder } from './chunkedBody.js';
+import { HeadAccumulator } from './headAccumulator.js';
+import { COLON, CRLF, nameIs, trimmedValue } from './httpSyntax.js';
+
+export interface TrackerSink {
+  /** The answer to the upgrade request awaiting one: true for 101. */
+  upgradeDecided(accepted: boolean): void;
+  /** A response ended (or the tracker went raw or lost): counts changed. */
+  progressed(): void;
+}
+
+type State = 'head' | 'length' | 'chunked' | 'raw' | 'lost';
+
+const MAX_RESPONSE_HEAD = 64 * 1024;
+
+export class ResponseTracker {
+  private state: State = 'head';
+  private readonly head = new HeadAccumulator(MAX_RESPONSE_HEAD);
+  private readonly chunked = new ChunkedDecoder({ maxChunk: Number.MAX_SAFE_INTEGER, maxTrailerBytes: MAX_RESPONSE_HEAD });
+  private remaining = 0;
+  /** Upgrade flags of the requests forwarded and not yet answered, oldest first. */
+  private owed: boolean[] = [];
+  private owedStart = 0;
+  private forwardedCount = 0;
+  private completedCount = 0;
+
+  constructor(private readonly sink: TrackerSink) {}
+
+  /** Requests forwarded so far. */
+  get forwarded(): number {
+    return this.forwardedCount;
+  }
+
+  /** Final responses received in full. */
+  get completed(): number {
+    return this.completedCount;
+  }
+
+  get outstanding(): number {
+    return this.forwardedCount - this.completedCount;
+  }
+
+  /** Between responses: no part of a response is in flight. */
+  get atBoundary(): boolean {
+    return this.state === 'head' && this.head.pending === 0;
+  }
+
+  get lost(): boolean {
+    return this.state === 'lost';
+  }
+
+  get raw(): boolean {
+    return this.state === 'raw';
+  }
+
+  expect(upgrade: boolean): void {
+    this.owed.push(upgrade);
+    this.forwardedCount++;
+  }
+
+  push(chunk: Buffer): void {
+    let pos = 0;
+    while (pos < chunk.length) {
+      switch (this.state) {
+        case 'raw':
+        case 'lost':
+          return;
+        case 'length': {
+          const n = Math.min(this.remaining, chunk.length - pos);
+          this.remaining -= n;
+          pos += n;
+          if (this.remaining === 0) this.complete();
+          break;
+        }
+        case 'chunked': {
+          const r = this.chunked.feed(chunk, pos);
+          if (r.kind === 'more') return;
+          if (r.kind === 'error') return this.lose();
+          pos = r.next;
+          this.complete();
+          break;
+        }
+        case 'head': {
+          const r = this.head.feed(chunk, pos);
+          if (r.kind === 'more') return;
+          if (r.kind !== 'head') return this.lose();
+          pos = r.next;
+          this.onHead(r.head);
+          break;
+        }
+      }
+    }
+  }
+
+  private onHead(head: Buffer): void {
+    const status = head.toString('latin1', 0, 9) === 'HTTP/1.1 ' ? Number(head.toString('latin1', 9, 12)) : NaN;
+    if (!(status >= 100 && status <= 999)) return this.lose();
+    if (status >= 100 && status < 200 && status !== 101) return; // interim: the final response follows
+    if (this.owedStart >= this.owed.length) return this.lose();
+    const upgrade = this.owed[this.owedStart] as boolean;
+    this.owedStart++;
+    if (status === 101) {
+      if (!upgrade) return this.lose();
+      this.state = 'raw';
+      this.completedCount++;
+      this.sink.upgradeDecided(true);
+      this.sink.progressed();
+      return;
+    }
+    if (upgrade) this.sink.upgradeDecided(false);
+    const framing = bodyFraming(head);
+    if (framing === 'chunked') {
+      this.chunked.reset();
+      this.state = 'chunked';
+    } else if (framing > 0) {
+      this.remaining = framing;
+      this.state = 'length';
+    } else this.complete();
+  }
+
+  private complete(): void {
+    this.state = 'head';
+    this.completedCount++;
+    if (this.owedStart > 1024 && this.owedStart * 2 > this.owed.length) {
+      this.owed = this.owed.slice(this.owedStart);
+      this.owedStart = 0;
+    }
+    this.sink.progressed();
+  }
+
+  private lose(): void {
+    this.state = 'lost';
+    this.sink.progressed();
+  }
+}
+
+/** 'chunked', or the Content-Length (0 when there is none). */
+function bodyFraming(head: Buffer): 'chunked' | number {
+  let length = 0;
+  for (let pos = head.indexOf(CRLF) + 2; pos < head.length - 2; ) {
+    const end = head.indexOf(CRLF, pos);
+    const colon = head.indexOf(COLON, pos);
+    if (colon > pos && colon < end) {
+      if (nameIs(head, pos, colon, 'transfer-encoding')) return 'chunked';
+      if (nameIs(head, pos, colon, 'content-length')) length = Number(trimmedValue(head, colon + 1, end)) || 0;
+    }
+    pos = end + 2;
+  }
+  return length;
+}

@@ -1,0 +1,356 @@
+// An in-process TCP edge in front of uWebSockets.js 20.30, whose native binary drops, without any
+// response, every request with an underscore in a header name (uNetworking/uWebSockets.js#1018, fixed in
+// v20.61). Our clients send exactly such names: the L2 auth headers SVC_ADDRESS, SVC_API_KEY, … and the
+// Polymarket SDK's POLY_ADDRESS, POLY_SIGNATURE, …. The edge listens on the public host/port, opens one
+// connection to uWS (a Unix socket, or a loopback port) per client connection and relays bytes both ways.
+//
+// Contract:
+// - Client → uWS: each request is framed strictly (edge/requestFramer.ts) and its head rewritten
+//   (edge/requestHead.ts): `_` → `-` in header names, so uWS sees `poly-api-key`; values and bodies are
+//   never changed. `x-pmx-client-ip: <client IP>` is added to every request head and any such header
+//   the client sent is removed. A request that cannot be framed unambiguously is answered by the edge
+//   (edge/edgeErrors.ts: 400 `{"error":"malformed request"}`, 413, 431, 505) and never forwarded; the
+//   connection is then closed.
+// - uWS → client: bytes pass unchanged; edge/responseTracker.ts only counts responses, so the edge's own
+//   answer comes after uWS's answers to earlier pipelined requests, an upgrade switches the connection to
+//   raw passthrough only when uWS answers 101, and a client's FIN is passed on only once the responses
+//   it is owed are out.
+// - Back-pressure both ways (a full socket pauses the other side); either side closing closes the pair;
+//   socket errors close the pair and never escape.
+//
+// The HTTP server must trust x-pmx-client-ip only on connections from the edge (clientIpOf): when uWS
+// listens on a Unix socket, every connection is from the edge (uWS reports an empty remote address
+// there). This uWS build also parses PROXY protocol v2 (getProxiedRemoteAddress works, measured); the
+// header is used instead because it is per request and needs nothing of the build.
+
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { EDGE_ERRORS, edgeErrorResponse, type EdgeErrorCode } from './edge/edgeErrors.js';
+import { DEFAULT_MAX_HEAD_BYTES, RequestFramer, type FramerSink } from './edge/requestFramer.js';
+import { CLIENT_IP_HEADER, clientIpTail } from './edge/requestHead.js';
+import { ResponseTracker, type TrackerSink } from './edge/responseTracker.js';
+
+export { CLIENT_IP_HEADER };
+
+export type EdgeUpstream = { readonly path: string } | { readonly host: string; readonly port: number };
+
+export interface HeaderEdgeOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly upstream: EdgeUpstream;
+  /** Largest request head (and trailer section); 431 beyond. Default 64 KiB. */
+  readonly maxHeadBytes?: number;
+  /** How long a connection the edge is closing may take to flush its last answer. Default 2000 ms. */
+  readonly lingerMs?: number;
+  /** How long close() lets connections finish the responses they are owed. Default 2000 ms. */
+  readonly closeGraceMs?: number;
+}
+
+export interface HeaderEdgeStats {
+  readonly connectionsOpen: number;
+  readonly connectionsTotal: number;
+  /** Request heads forwarded to uWS. */
+  readonly requests: number;
+  /** Of those, heads that had an underscore in a header name. */
+  readonly underscoreHeads: number;
+  /** Connections switched to passthrough after a 101. */
+  readonly upgrades: number;
+  /** Requests the edge answered itself, by error. */
+  readonly refused: Readonly<Record<EdgeErrorCode, number>>;
+  /** Connections closed because the edge itself threw (a bug); 0 in a healthy run. */
+  readonly internalErrors: number;
+}
+
+export interface HeaderEdge {
+  readonly port: number;
+  /** A snapshot of the counters. */
+  readonly stats: HeaderEdgeStats;
+  /** Stops accepting; closes each connection once it owes no response (WebSockets at once); destroys the rest after closeGraceMs. */
+  close(): Promise<void>;
+}
+
+/**
+ * The client's IP as the HTTP server should record it. `behindEdge` must say whether this connection
+ * came from the edge — true for every connection when uWS listens on a Unix socket only the edge uses;
+ * a header on any other connection is ignored, since a client can write it.
+ */
+export function clientIpOf(headers: Readonly<Record<string, string | undefined>>, socketIp: string, behindEdge: boolean): string {
+  if (!behindEdge) return socketIp;
+  const ip = headers[CLIENT_IP_HEADER];
+  return ip !== undefined && ip !== '' ? ip : socketIp;
+}
+
+/** IPv4 peers of a dual-stack socket are reported as ::ffff:a.b.c.d; the edge passes a.b.c.d. */
+export function normalizeClientIp(address: string | undefined): string {
+  if (address === undefined) return '';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return mapped?.[1] ?? address;
+}
+
+interface Counters {
+  connectionsOpen: number;
+  connectionsTotal: number;
+  requests: number;
+  underscoreHeads: number;
+  upgrades: number;
+  refused: Record<EdgeErrorCode, number>;
+  internalErrors: number;
+}
+
+interface EdgeContext {
+  readonly upstream: EdgeUpstream;
+  readonly maxHeadBytes: number;
+  readonly lingerMs: number;
+  readonly counters: Counters;
+  readonly closed: (conn: EdgeConnection) => void;
+}
+
+// Why a socket is paused; it resumes when no reason is left.
+const UPSTREAM_FULL = 1;
+const HOLDING_FOR_UPGRADE = 2;
+const CLIENT_FULL = 1;
+
+class EdgeConnection implements FramerSink, TrackerSink {
+  private readonly upstream: Socket;
+  private readonly framer: RequestFramer;
+  private readonly tracker: ResponseTracker;
+  private clientPaused = 0;
+  private upstreamPaused = 0;
+  private upstreamConnected = false;
+  /** The edge refused a request; it answers once `after` responses are complete. */
+  private pendingReject: { readonly code: EdgeErrorCode; readonly after: number } | undefined;
+  /** The client sent FIN; it is passed on once no response is owed. */
+  private clientEnded = false;
+  private shuttingDown = false;
+  /** The edge is ending the client side: nothing more is relayed. */
+  private finishing = false;
+  private destroyed = false;
+  private lingerTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly client: Socket,
+    private readonly ctx: EdgeContext,
+  ) {
+    this.framer = new RequestFramer(this, clientIpTail(normalizeClientIp(client.remoteAddress)), ctx.maxHeadBytes);
+    this.tracker = new ResponseTracker(this);
+    client.setNoDelay(true);
+    this.upstream = connect({ ...ctx.upstream, allowHalfOpen: true });
+    if ('port' in ctx.upstream) this.upstream.setNoDelay(true);
+
+    client.on('data', (chunk: Buffer) => this.guard(() => this.fromClient(chunk)));
+    client.on('drain', () => this.resumeUpstream(CLIENT_FULL));
+    client.on('end', () => this.clientEnd());
+    client.on('error', () => this.destroy());
+    client.on('close', () => this.destroy());
+    this.upstream.on('connect', () => {
+      this.upstreamConnected = true;
+    });
+    this.upstream.on('data', (chunk: Buffer) => this.guard(() => this.fromUpstream(chunk)));
+    this.upstream.on('drain', () => this.resumeClient(UPSTREAM_FULL));
+    this.upstream.on('end', () => this.upstreamGone());
+    this.upstream.on('error', () => this.upstreamGone());
+    this.upstream.on('close', () => this.upstreamGone());
+  }
+
+  // --- FramerSink -------------------------------------------------------------------------------------
+
+  forward(piece: Buffer): void {
+    if (!this.upstream.write(piece)) this.pauseClient(UPSTREAM_FULL);
+  }
+
+  requestForwarded(upgrade: boolean, underscores: boolean): void {
+    this.tracker.expect(upgrade);
+    this.ctx.counters.requests++;
+    if (underscores) this.ctx.counters.underscoreHeads++;
+  }
+
+  reject(code: EdgeErrorCode, midRequest: boolean): void {
+    this.ctx.counters.refused[code]++;
+    this.pendingReject = { code, after: this.tracker.forwarded - (midRequest ? 1 : 0) };
+    this.settle();
+  }
+
+  // --- TrackerSink ------------------------------------------------------------------------------------
+
+  upgradeDecided(accepted: boolean): void {
+    if (accepted) this.ctx.counters.upgrades++;
+    this.upstream.cork();
+    if (accepted) this.framer.acceptUpgrade();
+    else this.framer.refuseUpgrade();
+    this.upstream.uncork();
+    this.resumeClient(HOLDING_FOR_UPGRADE);
+  }
+
+  progressed(): void {
+    this.settle();
+  }
+
+  /** A bug in the framing code closes this connection, never the process. */
+  private guard(step: () => void): void {
+    try {
+      step();
+    } catch {
+      this.ctx.counters.internalErrors++;
+      this.destroy();
+    }
+  }
+
+  // --- relaying ---------------------------------------------------------------------------------------
+
+  private fromClient(chunk: Buffer): void {
+    if (this.finishing) return; // a refused or closing connection: read and discard (lingering close)
+    this.upstream.cork();
+    this.framer.push(chunk);
+    this.upstream.uncork();
+    if (this.framer.heldBytes > this.ctx.maxHeadBytes) this.pauseClient(HOLDING_FOR_UPGRADE);
+  }
+
+  private fromUpstream(chunk: Buffer): void {
+    if (this.finishing) return;
+    if (!this.client.write(chunk)) this.pauseUpstream(CLIENT_FULL);
+    // Observed after the write, so anything it triggers (the edge's own answer) follows these bytes.
+    this.tracker.push(chunk);
+  }
+
+  private clientEnd(): void {
+    if (this.finishing) return;
+    this.clientEnded = true;
+    this.settle();
+  }
+
+  private upstreamGone(): void {
+    if (this.finishing || this.destroyed) return;
+    if (!this.upstreamConnected) return this.finish(edgeErrorResponse('upstream_unavailable'));
+    const reject = this.pendingReject;
+    const answerable = reject !== undefined && !this.tracker.lost && this.tracker.completed === reject.after && this.tracker.atBoundary;
+    this.finish(answerable ? edgeErrorResponse(reject.code) : undefined);
+  }
+
+  /** Re-checks what waits on the response count: a refusal, a client FIN, a shutdown, a lost stream. */
+  private settle(): void {
+    if (this.finishing || this.destroyed) return;
+    const t = this.tracker;
+    const reject = this.pendingReject;
+    if (reject !== undefined) {
+      if (t.lost) return this.finish(undefined);
+      if (t.completed < reject.after || !t.atBoundary) return;
+      // Every earlier request is answered. If uWS also answered the refused one, no answer of ours is owed.
+      return this.finish(t.completed === reject.after ? edgeErrorResponse(reject.code) : undefined);
+    }
+    if (t.lost && this.framer.state === 'awaiting-upgrade') return this.finish(undefined);
+    const idle = t.outstanding === 0 && this.framer.atBoundary;
+    if (this.clientEnded && !this.upstream.writableEnded && (idle || !this.framer.atBoundary || t.lost || t.raw)) {
+      // Passed on now: nothing is owed, or the request is incomplete and never will be.
+      this.upstream.end();
+    }
+    if (this.shuttingDown && (idle || t.raw)) this.finish(undefined);
+  }
+
+  /** Ends the client side (with the edge's answer, if any) and drops uWS; the client has lingerMs to read it. */
+  private finish(answer: Buffer | undefined): void {
+    if (this.finishing || this.destroyed) return;
+    this.finishing = true;
+    this.upstream.destroy();
+    this.clientPaused = 0;
+    this.client.resume();
+    if (answer !== undefined) this.client.end(answer);
+    else this.client.end();
+    this.lingerTimer = setTimeout(() => this.destroy(), this.ctx.lingerMs);
+    this.lingerTimer.unref();
+  }
+
+  shutdown(): void {
+    this.shuttingDown = true;
+    this.settle();
+  }
+
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    clearTimeout(this.lingerTimer);
+    this.client.destroy();
+    this.upstream.destroy();
+    this.ctx.closed(this);
+  }
+
+  private pauseClient(reason: number): void {
+    if (this.clientPaused === 0) this.client.pause();
+    this.clientPaused |= reason;
+  }
+
+  private resumeClient(reason: number): void {
+    if ((this.clientPaused & reason) === 0) return;
+    this.clientPaused &= ~reason;
+    if (this.clientPaused === 0 && !this.destroyed) this.client.resume();
+  }
+
+  private pauseUpstream(reason: number): void {
+    if (this.upstreamPaused === 0) this.upstream.pause();
+    this.upstreamPaused |= reason;
+  }
+
+  private resumeUpstream(reason: number): void {
+    if ((this.upstreamPaused & reason) === 0) return;
+    this.upstreamPaused &= ~reason;
+    if (this.upstreamPaused === 0 && !this.destroyed) this.upstream.resume();
+  }
+}
+
+export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<HeaderEdge> {
+  const refused = Object.fromEntries(Object.keys(EDGE_ERRORS).map((code) => [code, 0])) as Record<EdgeErrorCode, number>;
+  const counters: Counters = { connectionsOpen: 0, connectionsTotal: 0, requests: 0, underscoreHeads: 0, upgrades: 0, refused, internalErrors: 0 };
+  const open = new Set<EdgeConnection>();
+  let onEmpty: (() => void) | undefined;
+  const ctx: EdgeContext = {
+    upstream: options.upstream,
+    maxHeadBytes: options.maxHeadBytes ?? DEFAULT_MAX_HEAD_BYTES,
+    lingerMs: options.lingerMs ?? 2000,
+    counters,
+    closed: (conn) => {
+      if (!open.delete(conn)) return;
+      counters.connectionsOpen--;
+      if (open.size === 0) onEmpty?.();
+    },
+  };
+  const server: Server = createServer({ allowHalfOpen: true }, (client) => {
+    counters.connectionsOpen++;
+    counters.connectionsTotal++;
+    open.add(new EdgeConnection(client, ctx));
+  });
+  server.on('error', () => {}); // accept errors (EMFILE) must not crash the process; listen errors reject below
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    get stats(): HeaderEdgeStats {
+      return { ...counters, refused: { ...counters.refused } };
+    },
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        const serverClosed = new Promise<void>((r) => server.close(() => r()));
+        const drained = new Promise<void>((r) => {
+          onEmpty = r;
+          if (open.size === 0) r();
+        });
+        const deadline = setTimeout(() => {
+          for (const conn of [...open]) conn.destroy();
+        }, options.closeGraceMs ?? 2000);
+        for (const conn of [...open]) conn.shutdown();
+        void Promise.all([serverClosed, drained]).then(() => {
+          clearTimeout(deadline);
+          resolve();
+        });
+      });
+      return closing;
+    },
+  };
+}
