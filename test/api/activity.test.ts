@@ -21,6 +21,7 @@ import type { EngineEvent } from '../../engine/index.js';
 import type { Submission } from '../../host/engineHost.js';
 import { activityTrades, holders, positions, type ActivityTrade, type HolderGroup, type Position } from '../../projections/readModel/index.js';
 import { startTestService } from '../support/serviceFixture.js';
+import { get, type Got } from '../support/httpGet.js';
 
 const addr = (hex2: string): string => '0x' + hex2.repeat(20);
 const ALICE = addr('a1');
@@ -30,23 +31,6 @@ const DAVE = addr('da');
 const FRANK = addr('f4');
 const BUYERS = Array.from({ length: 21 }, (_, i) => '0x' + (0x1000 + i).toString(16).padStart(40, '0'));
 
-interface Got {
-  status: number;
-  contentType: string;
-  body: unknown;
-}
-
-async function get(base: string, path: string): Promise<Got> {
-  const res = await fetch(base + path);
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body };
-}
 
 /**
  * A GET on a connection of its own. uWS resets a request line of more than 64 KiB that arrives on a

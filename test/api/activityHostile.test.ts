@@ -8,6 +8,7 @@
 // PMX_HOSTILE_RUNS sets the number of requests (default 300).
 
 import fc from 'fast-check';
+import { queryPairArb, queryValueArb } from '../support/hostileQuery.js';
 import { connect } from 'node:net';
 import t from 'tap';
 import { buy, sell, units } from '../engine/scenario.js';
@@ -95,26 +96,8 @@ const ODD_VALUES = [
   '\u202e', '😀', '\ud800', 'CASH', 'tokens', 'BUY', 'sell', 'ASC', 'TITLE', market.conditionId, market.conditionId.toUpperCase(), SELLER, BUYER,
   `${market.conditionId},${market.conditionId}`, ',,,', ',', `${SELLER},`, 'x'.repeat(5000),
 ];
-/** Pieces sent without encoding: malformed escapes and separators (visible ASCII only, no '#'). */
-const RAW_PIECES = ['%', '%%', '%zz', '%E0%A4%A', '%00', '%FF', '%C0%AF', '%ED%A0%80', '%2C', '+', ',', '&', '=', '==', '&&', '?', '/', '..', '%2F', ';', '[', ']', '%25'];
-
-/** Percent-encodes every byte of the UTF-8 form (lone surrogates become U+FFFD): always a valid target. */
-const enc = (s: string): string => [...Buffer.from(s, 'utf8')].map((b) => '%' + b.toString(16).toUpperCase().padStart(2, '0')).join('');
-
-const textArb = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom(...ODD_VALUES).map(enc) },
-  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }).map(enc) },
-  { weight: 2, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.bigInt()).map((n) => enc(String(n))) },
-  { weight: 1, arbitrary: fc.array(fc.constantFrom(...RAW_PIECES, 'a', '1', '0x'), { maxLength: 6 }).map((p) => p.join('')) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFx'), minLength: 2, maxLength: 70 }).map((s) => '0x' + s) },
-);
-const keyArb = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...KNOWN_KEYS) },
-  { weight: 1, arbitrary: fc.constantFrom(...ODD_KEYS).map(enc) },
-  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }).map(enc) },
-  { weight: 1, arbitrary: fc.constantFrom(...RAW_PIECES) },
-);
-const pairArb = fc.tuple(keyArb, fc.option(textArb, { nil: undefined })).map(([k, v]) => (v === undefined ? k : `${k}=${v}`));
+const textArb = queryValueArb(ODD_VALUES);
+const pairArb = queryPairArb(textArb, KNOWN_KEYS, ODD_KEYS);
 const requestArb = fc.record({
   surface: fc.constantFrom('activity', 'catalog'),
   prefixed: fc.boolean(),

@@ -8,24 +8,8 @@ import t from 'tap';
 import { catalogRoutes } from '../../api/catalog/catalogRoutes.js';
 import type { HandlerResponse } from '../../api/catalog/handlerTypes.js';
 import { startTestService } from '../support/serviceFixture.js';
+import { get } from '../support/httpGet.js';
 
-interface Got {
-  status: number;
-  contentType: string;
-  body: unknown;
-}
-
-async function get(base: string, path: string): Promise<Got> {
-  const res = await fetch(base + path);
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body };
-}
 
 const svc = await startTestService();
 t.teardown(() => svc.close());
