@@ -12,7 +12,7 @@
 //   blob). Unknown extra keys (the V1 client's `taker`, `nonce`, `feeRateBps`) are ignored.
 // Every problem found is reported, joined in `detail`; `error` is the public `Invalid order payload`.
 
-import { getAddress } from 'ethers';
+import { checksumAddress } from './keccak.js';
 import { failed, passed, type AuthResult } from './authResult.js';
 import { bytesToHex, hexToBytes } from './hexBytes.js';
 import type { OrderSide, OrderStruct, SignatureType } from './orderTypedData.js';
@@ -54,7 +54,7 @@ function uint256(o: Field, name: string, problems: string[], absent?: bigint): b
 
 function address(o: Field, name: string, problems: string[]): string {
   const value = o[name];
-  if (typeof value === 'string' && ADDRESS.test(value)) return getAddress(value.toLowerCase());
+  if (typeof value === 'string' && ADDRESS.test(value)) return checksumAddress(value);
   problems.push(value === undefined ? `${name} is required` : `${name} must be an address: 0x + 40 hex digits`);
   return ZERO_BYTES32.slice(0, 42);
 }

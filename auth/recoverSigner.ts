@@ -15,7 +15,7 @@
 // - Never throws: malformed input (wrong lengths, non-hex text, a point that does not exist) is a failure.
 
 import secp256k1 from 'secp256k1';
-import { keccak256 } from 'ethers';
+import { keccak256 } from './keccak.js';
 import { failed, passed, type AuthResult } from './authResult.js';
 import { hexToBytes } from './hexBytes.js';
 
@@ -60,8 +60,7 @@ export function recoverSigner(digest: Uint8Array, signature: Uint8Array): AuthRe
   } catch {
     return refuse('no public key recovers from this signature');
   }
-  const hash = keccak256(publicKey.subarray(1));
-  return passed('0x' + hash.slice(26));
+  return passed('0x' + keccak256(publicKey.subarray(1)).toString('hex', 12));
 }
 
 /** recoverSigner over hex text (`0x` optional), as signatures and digests arrive in headers and bodies. */

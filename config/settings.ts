@@ -36,6 +36,7 @@ export const SETTINGS = {
   httpHost: setting(text({ placeholder: '<host>' }), '127.0.0.1', 'Address the HTTP and WebSocket server listens on.'),
   httpPort: setting(int(0, 65535), 8080, 'Port of the HTTP and WebSocket server; 0 picks a free port.'),
   allowSlowUws: setting(bool(), false, "Start even when uWebSockets.js's native binary did not load, on its slow JavaScript fallback."),
+  headerEdge: setting(bool(), true, 'true: the in-process header edge owns the public port and relays to uWS over a Unix socket under the data directory (needed while uWS 20.30 drops requests with "_" in a header name); false: uWS listens on the port itself (only behind a proxy that rewrites such header names).'),
 
   // Event log
   logBackend: setting(oneOf(['journal', 'kafka'] as const), 'journal', 'Where the event log lives: the embedded journal under the data directory, or a Kafka topic.'),
@@ -60,6 +61,7 @@ export const SETTINGS = {
   exchangeAddress: setting(address(), '0xE111180000d2663C0091e4f400237545B87B996B', 'EIP-712 verifying contract for orders on standard markets.'),
   negRiskExchangeAddress: setting(address(), '0xe2222d279d744050d28e00520010520000310F59', 'EIP-712 verifying contract for orders on neg-risk markets.'),
   authFreshnessSec: setting(int(1, 3600), 30, "Largest difference, either way, between an L2 request's timestamp header and the server clock."),
+  orderTimestampWindowSec: setting(int(1, 3600), 60, "Largest difference, either way, between a signed order's timestamp and the server clock; a replayed order is refused as a duplicate within it and as stale after it."),
   authSecret: optional(text({ minLength: 32, placeholder: '<secret>' }), 'Master secret (at least 32 characters) from which API key secrets and passphrases are derived; unset: a random one is created once in auth.secret under the data directory. Changing it invalidates every API key.', { secret: true }),
 
   // Access

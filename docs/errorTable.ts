@@ -1,8 +1,9 @@
 // Renders the README's error tables from the code's two catalogues, so neither can drift from what the
-// service answers: HTTP-level errors (api/http/apiErrors.ts) and trading rejections (engine/rejectReasons.ts).
+// service answers: HTTP-level errors (api/http/apiErrors.ts, with the header edge's own answers from
+// api/http/edge/edgeErrors.ts as rows marked "(edge)") and trading rejections (engine/rejectReasons.ts).
 // test/readme.test.ts compares them. `npm run --silent errors:table` prints both.
 
-import { API_ERRORS } from '../api/http/apiErrors.js';
+import { API_ERRORS, EDGE_ERRORS } from '../api/http/apiErrors.js';
 import { REJECT } from '../engine/rejectReasons.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
@@ -12,7 +13,9 @@ export function renderHttpErrorTable(): string {
     const body = 'catalogType' in spec ? `\`{"type":"${spec.catalogType}","error":"${spec.message}"}\` on the catalog, else \`{"error":…}\`` : `\`{"error":"${spec.message}"}\``;
     return `| ${spec.status} | \`${code}\` | ${cell(body)} | ${cell(spec.when)} |`;
   });
-  return ['| HTTP | Code | Body (`{…}` filled in) | When |', '|---|---|---|---|', ...rows].join('\n') + '\n';
+  const edgeRows = Object.entries(EDGE_ERRORS).map(([code, spec]) => `| ${spec.status} | \`${code}\` (edge) | ${cell(`\`{"error":"${spec.message}"}\``)} | ${cell(spec.when)} |`);
+  const note = 'Rows marked (edge) are answered by the header edge before the request reaches the server; the edge then closes the connection.\n';
+  return ['| HTTP | Code | Body (`{…}` filled in) | When |', '|---|---|---|---|', ...rows, ...edgeRows].join('\n') + '\n\n' + note;
 }
 
 export function renderRejectTable(): string {

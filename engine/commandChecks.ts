@@ -6,6 +6,11 @@ export function isId(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0 && value.length <= 256;
 }
 
+/** A lower-case `0x` + 40 hex address: one spelling per account. */
+export function isAddress(value: unknown): value is string {
+  return typeof value === 'string' && /^0x[0-9a-f]{40}$/.test(value);
+}
+
 /** A positive safe integer not above `max`. */
 export function isAmount(value: unknown, max: number): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0 && value <= max;

@@ -153,6 +153,24 @@ export interface DeleteApiKey extends CommandBase {
   readonly address: string;
 }
 
+/**
+ * Lets `signer` sign orders whose funds are `maker`'s (signature types 1 and 2: a proxy wallet or a Safe
+ * funded as `maker`, signed by the EOA `signer`). Issued by the operator; both addresses lower-case
+ * `0x` + 40 hex, and distinct.
+ */
+export interface AuthorizeSigner extends CommandBase {
+  readonly type: 'AuthorizeSigner';
+  readonly maker: string;
+  readonly signer: string;
+}
+
+/** Withdraws an authorisation made by AuthorizeSigner; open orders are not touched. */
+export interface RevokeSigner extends CommandBase {
+  readonly type: 'RevokeSigner';
+  readonly maker: string;
+  readonly signer: string;
+}
+
 /** Moves time forward with no other effect: GTD orders whose time has come expire. */
 export interface AdvanceTime extends CommandBase {
   readonly type: 'AdvanceTime';
@@ -176,6 +194,8 @@ export type Command =
   | Redeem
   | CreateApiKey
   | DeleteApiKey
+  | AuthorizeSigner
+  | RevokeSigner
   | AdvanceTime;
 
 export type CommandType = Command['type'];
@@ -183,5 +203,5 @@ export type CommandType = Command['type'];
 export const COMMAND_TYPES: readonly CommandType[] = [
   'ListMarket', 'UpdateMarket', 'PauseMarket', 'ResumeMarket', 'ResolveMarket', 'Deposit', 'Withdraw',
   'PlaceOrder', 'CancelOrder', 'CancelOrders', 'CancelAll', 'CancelMarketOrders', 'Split', 'Merge', 'Redeem',
-  'CreateApiKey', 'DeleteApiKey', 'AdvanceTime',
+  'CreateApiKey', 'DeleteApiKey', 'AuthorizeSigner', 'RevokeSigner', 'AdvanceTime',
 ];

@@ -12,6 +12,7 @@ import { cancelById, cancelWhere, expireDue, placeOrder } from './orderEntry.js'
 import { listMarket, pauseMarket, resolveMarket, resumeMarket, updateMarket } from './marketCommands.js';
 import { deposit, merge, redeem, split, withdraw } from './ledgerCommands.js';
 import { createApiKey, deleteApiKey } from './apiKeyCommands.js';
+import { authorizeSigner, revokeSigner } from './signerCommands.js';
 import type { ApiKeyOwner } from './apiKeyTable.js';
 import { computeStateHash } from './stateHash.js';
 import { findViolations } from './invariants.js';
@@ -113,6 +114,10 @@ export class Engine {
         return createApiKey(state, cmd);
       case 'DeleteApiKey':
         return deleteApiKey(state, cmd);
+      case 'AuthorizeSigner':
+        return authorizeSigner(state, cmd);
+      case 'RevokeSigner':
+        return revokeSigner(state, cmd);
       case 'AdvanceTime':
         return;
       default: {
@@ -182,6 +187,19 @@ export class Engine {
   apiKeyOfSlot(address: string, nonce: string): { apiKey: string; live: boolean } | undefined {
     const apiKey = this.state.apiKeys.keyOfSlot(address, nonce);
     return apiKey === undefined ? undefined : { apiKey, live: this.state.apiKeys.live.has(apiKey) };
+  }
+
+  /**
+   * True when `signer` is registered to sign orders funded by `maker` (signature types 1 and 2). Both
+   * lower-case; a maker signing its own orders (type 0) needs no registration and is never listed.
+   */
+  signerAuthorized(maker: string, signer: string): boolean {
+    return this.state.signers.has(maker, signer);
+  }
+
+  /** The signers registered for a lower-case maker, sorted. */
+  signersOf(maker: string): string[] {
+    return this.state.signers.signersOf(maker);
   }
 
   /** The book as `tokenId`'s traders see it, best level first, at most `depth` levels a side. */

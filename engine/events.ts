@@ -199,6 +199,19 @@ export interface ApiKeyDeleted extends EventBase {
   readonly apiKey: string;
 }
 
+/** `signer` may now sign orders funded by `maker` (signature types 1 and 2). */
+export interface SignerAuthorized extends EventBase {
+  readonly type: 'SignerAuthorized';
+  readonly maker: string;
+  readonly signer: string;
+}
+
+export interface SignerRevoked extends EventBase {
+  readonly type: 'SignerRevoked';
+  readonly maker: string;
+  readonly signer: string;
+}
+
 export type EngineEvent =
   | MarketListed
   | MarketUpdated
@@ -217,7 +230,9 @@ export type EngineEvent =
   | PositionsMerged
   | PositionRedeemed
   | ApiKeyCreated
-  | ApiKeyDeleted;
+  | ApiKeyDeleted
+  | SignerAuthorized
+  | SignerRevoked;
 
 export type EventType = EngineEvent['type'];
 

@@ -32,6 +32,8 @@ export const REJECT = {
   INVALID_COMMAND: { http: 400, text: 'invalid command: {detail}' },
   API_KEY_EXISTS: { http: 400, text: 'Could not create api key' },
   API_KEY_NOT_FOUND: { http: 404, text: 'Could not delete API key' },
+  SIGNER_ALREADY_AUTHORIZED: { http: 400, text: 'signer {signer} is already authorised for maker {maker}' },
+  SIGNER_NOT_AUTHORIZED: { http: 404, text: 'signer {signer} is not authorised for maker {maker}' },
 } as const satisfies Record<string, { http: number; text: string }>;
 
 export type RejectCode = keyof typeof REJECT;

@@ -71,10 +71,15 @@ export interface EngineSnapshot {
   readonly apiKeys?: readonly ApiKeyEntry[];
   /** Deleted API keys (their slots stay closed), same shape and order. */
   readonly deletedApiKeys?: readonly ApiKeyEntry[];
+  /** Signer authorisations as [maker, signer], sorted. Absent in older snapshots, which restore with none. */
+  readonly signers?: readonly SignerEntry[];
 }
 
 /** [apiKey, address, nonce]. */
 export type ApiKeyEntry = readonly [string, string, string];
+
+/** [maker, signer]. */
+export type SignerEntry = readonly [string, string];
 
 export function exportSnapshot(engine: Engine): EngineSnapshot {
   const state = engine.state;
@@ -107,6 +112,7 @@ export function exportSnapshot(engine: Engine): EngineSnapshot {
     done: [...state.done.entries()],
     apiKeys: [...state.apiKeys.live].map(([apiKey, o]) => [apiKey, o.address, o.nonce] as const),
     deletedApiKeys: [...state.apiKeys.deleted].map(([apiKey, o]) => [apiKey, o.address, o.nonce] as const),
+    signers: state.signers.entries(),
   };
 }
 
@@ -155,5 +161,6 @@ export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFacto
   for (const [id, status, until] of snapshot.done) state.done.add(id, status, until);
   for (const [apiKey, address, nonce] of snapshot.apiKeys ?? []) state.apiKeys.add(apiKey, { address, nonce });
   for (const [apiKey, address, nonce] of snapshot.deletedApiKeys ?? []) state.apiKeys.addDeleted(apiKey, { address, nonce });
+  for (const [maker, signer] of snapshot.signers ?? []) state.signers.add(maker, signer);
   return engine;
 }

@@ -1,6 +1,6 @@
 // Everything the engine knows, in one place: markets and their books, the ledger, open orders, recently
-// finished order ids (for duplicate refusal), the GTD expiry queue, API key ownership, the event sequence
-// and engine time.
+// finished order ids (for duplicate refusal), the GTD expiry queue, API key ownership, signer authorisations,
+// the event sequence and engine time.
 // Handlers in the other files change it only through the functions they export and emit one event per fact.
 
 import type { CommandType, Outcome } from './commands.js';
@@ -8,6 +8,7 @@ import { EVENT_VERSION, type EngineEvent, type EventBody } from './events.js';
 import type { BookFactory } from './book/orderBook.js';
 import { ApiKeyTable } from './apiKeyTable.js';
 import { ExpiryQueue } from './expiryQueue.js';
+import { SignerTable } from './signerTable.js';
 import { Ledger, type Account } from './ledger.js';
 import type { Market } from './market.js';
 import type { Order } from './order.js';
@@ -46,6 +47,8 @@ export class EngineState {
   readonly expiry = new ExpiryQueue();
   /** API key ownership (no secrets; see apiKeyTable.ts). */
   readonly apiKeys = new ApiKeyTable();
+  /** Which signers may sign for which makers (signature types 1 and 2; see signerTable.ts). */
+  readonly signers = new SignerTable();
   readonly feeAccount: Account;
   seq = 0;
   now = 0;

@@ -55,5 +55,7 @@ export function computeStateHash(state: EngineState): string {
     const owner = state.apiKeys.deleted.get(apiKey);
     if (owner !== undefined) line(`x|${apiKey}|${owner.address}|${owner.nonce}`);
   }
+  // Signer authorisations likewise only when there are any, sorted by maker then signer.
+  for (const [maker, signer] of state.signers.entries()) line(`g|${maker}|${signer}`);
   return hash.digest('hex');
 }

@@ -1,9 +1,10 @@
 // Prometheus metrics of the running service (GET /metrics): requests by route and status with latency,
 // projection lag (log records not yet in ClickHouse), the engine's log position and queue, catalog syncs,
-// and Node's process metrics. Gauges are read when scraped, so nothing here runs on a timer.
+// the header edge's connections, requests and refusals, and Node's process metrics. Gauges are read when scraped, so nothing here runs on a timer.
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RouteDef } from '../api/http/apiTypes.js';
+import type { HeaderEdgeStats } from '../api/http/headerEdge.js';
 import type { SyncReport } from '../catalog/sync/syncWorker.js';
 
 interface Watched {
@@ -62,6 +63,47 @@ export class ServiceMetrics {
 
   watch(watched: Watched): void {
     this.watched = watched;
+  }
+
+  /** Publishes the header edge's counters, read from its stats when scraped. */
+  watchEdge(edge: { readonly stats: HeaderEdgeStats }): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'http_edge_connections_open',
+      help: 'Client connections open at the header edge.',
+      registers,
+      collect() {
+        this.set(edge.stats.connectionsOpen);
+      },
+    });
+    const counts: [string, string, (s: HeaderEdgeStats) => number][] = [
+      ['http_edge_connections_total', 'Client connections accepted by the header edge.', (s) => s.connectionsTotal],
+      ['http_edge_requests_total', 'Request heads the header edge forwarded to uWS.', (s) => s.requests],
+      ['http_edge_underscore_requests_total', 'Forwarded request heads that had an underscore in a header name.', (s) => s.underscoreHeads],
+      ['http_edge_upgrades_total', 'Connections the header edge switched to passthrough after a 101.', (s) => s.upgrades],
+      ['http_edge_internal_errors_total', 'Connections closed because the header edge itself failed (a bug; 0 when healthy).', (s) => s.internalErrors],
+    ];
+    for (const [name, help, read] of counts) {
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read(edge.stats));
+        },
+      });
+    }
+    new Counter({
+      name: 'http_edge_refused_total',
+      help: 'Requests the header edge answered itself, by error code (api/http/edge/edgeErrors.ts).',
+      labelNames: ['code'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [code, n] of Object.entries(edge.stats.refused)) this.inc({ code }, n);
+      },
+    });
   }
 
   request(route: RouteDef | undefined, status: number, ms: number): void {

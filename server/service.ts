@@ -1,8 +1,9 @@
 // The whole service in one process (the embedded default of `npm start`): the engine host on its event log,
 // the projector into ClickHouse following the same log, the catalog (demo data or an upstream sync) handing
-// markets to the engine, and the HTTP server with every surface. close() is the graceful shutdown: stop
-// accepting connections, let requests in flight finish, stop the catalog sync, let the projector catch up
-// with the durable log, write the engine's final snapshot, and close the log and ClickHouse.
+// markets to the engine, and the HTTP server with every surface, behind the header edge on the public port
+// (publicListener.ts). close() is the graceful shutdown: stop accepting connections (the edge first, then
+// uWS), let requests in flight finish, stop the catalog sync, let the projector catch up with the durable
+// log, write the engine's final snapshot, and close the log and ClickHouse.
 
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
@@ -14,6 +15,7 @@ import { openClickHouse, type ClickHouseClient } from '../storage/clickhouse.js'
 import { startCatalogService, type CatalogService } from '../catalog/catalogService.js';
 import { MarketIndex } from '../catalog/marketIndex.js';
 import { createHttpServer, type HttpServer } from '../api/http/httpServer.js';
+import type { HeaderEdge } from '../api/http/headerEdge.js';
 import { IpAllowlist } from '../api/http/ipAllowlist.js';
 import { RateLimiter } from '../api/http/rateLimiter.js';
 import { RATE_WINDOWS } from '../api/http/rateLimits.js';
@@ -21,7 +23,11 @@ import { ROOT_RULES } from '../api/http/rootRules.js';
 import { loadUws } from '../api/http/uwsLoader.js';
 import { serviceRoutes } from './serviceRoutes.js';
 import { ServiceMetrics } from './metrics.js';
+import { listenPublic } from './publicListener.js';
 import { surfaceRoutes } from './surfaceRoutes.js';
+import { ApiKeyRegistry, OrderHasher, loadMasterSecret } from '../auth/index.js';
+import { tradingRoutes } from '../api/trading/tradingRoutes.js';
+import { operatorRoutes } from '../api/operator/operatorRoutes.js';
 
 export interface ServiceHooks {
   /** An already open ClickHouse client (tests share one chDB per process); the service does not close it. */
@@ -41,6 +47,8 @@ export interface RunningService {
   readonly reads: ReadContext;
   readonly ch: ClickHouseClient;
   readonly http: HttpServer;
+  /** The header edge on the public port; undefined with --header-edge false. */
+  readonly edge: HeaderEdge | undefined;
   readonly metrics: ServiceMetrics;
   close(): Promise<void>;
 }
@@ -90,26 +98,44 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   await markets.refresh();
 
   const reads = readContext(ch, db, { metadata: markets.metadataSource(), now: clock, feeAccount: config.feeAccount });
-  const publicRoutes = surfaceRoutes({ config, host, catalog, markets, reads, clock });
-  const routes = [...publicRoutes, ...serviceRoutes({ metrics, documented: publicRoutes, native })];
+  const master = await loadMasterSecret({ authSecret: config.authSecret, dataDir: config.dataDir });
+  if (master.source === 'created') logger.info({ path: master.path }, 'created the master secret of API keys');
+  const limiter = config.rateLimit ? new RateLimiter(RATE_WINDOWS) : undefined;
+  const trading = tradingRoutes({
+    settings: config,
+    host,
+    registry: new ApiKeyRegistry(host.engine, master.key),
+    hasher: new OrderHasher(config),
+    projection: projector,
+    reads,
+    limiter,
+    clock,
+  });
+  const publicRoutes = [...surfaceRoutes({ config, host, catalog, markets, reads, clock }), ...trading];
+  // The operator API exists only with a token (off by default); it is not in the OpenAPI document.
+  const operator = config.operatorToken === undefined ? [] : operatorRoutes({ host, token: config.operatorToken });
+  const routes = [...publicRoutes, ...serviceRoutes({ metrics, documented: publicRoutes, native }), ...operator];
   const http = createHttpServer({
     uws,
     routes,
     rootRules: ROOT_RULES,
-    limiter: config.rateLimit ? new RateLimiter(RATE_WINDOWS) : undefined,
+    limiter,
     activityAllowlist: new IpAllowlist(config.activityIpAllowlist),
     clock,
     onResponse: (route, status, startedAt) => metrics.request(route, status, clock() - startedAt),
     onError: (error, route) => logger.error({ err: error, route: `${route.method} ${route.path}` }, 'request failed'),
   });
   metrics.watch({ projector, log: engineService.log, host });
-  const port = await http.listen(config.httpHost, config.httpPort);
-  logger.info({ host: config.httpHost, port }, 'listening');
+  const listener = await listenPublic(http, config);
+  const { port, edge } = listener;
+  if (edge !== undefined) metrics.watchEdge(edge);
+  logger.info({ host: config.httpHost, port, uwsSocket: listener.socketPath }, 'listening');
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      http.stopListening();
+      await listener.stop();
+      listener.removeSocket();
       await http.drained();
       await catalog.close();
       await host.idle();
@@ -124,5 +150,5 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     return closing;
   };
 
-  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, metrics, close };
+  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, close };
 }

@@ -13,6 +13,7 @@
 // | POST /last-trades-prices         | [{token_id, price, side}]                                         |
 // | GET /tick-size, /neg-risk,       | {minimum_tick_size: number}, {neg_risk}, {base_fee: taker fee bps} |
 // |   /fee-rate                      |                                                                  |
+// | GET /fees/builder-fees/{code}    | {builder_maker_fee_rate_bps: 0, builder_taker_fee_rate_bps: 0}    |
 //
 // A value that does not exist (an empty side, no trade yet) is '' in a single answer (the CLOB's form
 // for absent decimals, upstream §0) and is left out of batch answers (clients read them as partial maps;
@@ -34,6 +35,7 @@ export interface PriceDeps {
 
 const TOKEN_QUERY = { type: 'object', properties: { token_id: queryText('Token id (decimal); required.') } } as const;
 const TOKEN_ERRORS = ['invalid_token_id', 'no_orderbook'] as const;
+const BUILDER_CODE = /^0x[0-9a-fA-F]{64}$/;
 const BATCH_ERRORS = ['invalid_payload', 'payload_too_many', 'invalid_token_id'] as const;
 const byToken = (value: JsonSchema): JsonSchema => ({ type: 'object', additionalProperties: value, description: 'Keyed by token id.' });
 const SIDES = obj({ BUY: str(), SELL: str() }, { optional: ['BUY', 'SELL'] });
@@ -185,6 +187,15 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
       method: 'GET', path: '/fee-rate', surface: 'clob', summary: 'Taker fee of the token\'s market in basis points.',
       query: TOKEN_QUERY, response: obj({ base_fee: int('Basis points.') }), errors: [...TOKEN_ERRORS],
       handler: (req) => ok({ base_fee: tokenOrThrow(engine, req.query.token_id).market.params.takerFeeBps }),
+    },
+    {
+      method: 'GET', path: '/fees/builder-fees/{builder_code}', surface: 'clob',
+      summary: 'Fee rates of a builder code in basis points: 0 and 0, since no builder fee is charged here.',
+      response: obj({ builder_maker_fee_rate_bps: int('Basis points.'), builder_taker_fee_rate_bps: int('Basis points.') }), errors: ['bad_request'],
+      handler: (req) => {
+        if (typeof req.params.builder_code !== 'string' || !BUILDER_CODE.test(req.params.builder_code)) throw badRequest('builder_code: must be bytes32 hex (0x + 64 hex digits)');
+        return ok({ builder_maker_fee_rate_bps: 0, builder_taker_fee_rate_bps: 0 });
+      },
     },
   ];
 }

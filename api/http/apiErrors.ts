@@ -1,9 +1,13 @@
 // The one catalogue of HTTP-level errors: every error the server answers with, its status code and its
 // message, and how each surface shapes the body (spec §7). The README's HTTP error table is rendered from
 // this object by docs/errorTable.ts and test/readme.test.ts keeps them equal. Trading rejections carry the
-// engine's own catalogue (engine/rejectReasons.ts) with their status codes.
+// engine's own catalogue (engine/rejectReasons.ts) with their status codes. The header edge in front of the
+// server answers a few requests itself before any route sees them (400, 413, 431, 502, 505); those are
+// declared once in edge/edgeErrors.ts, re-exported here, and rendered in the same table.
 
 import type { Surface } from './apiTypes.js';
+
+export { EDGE_ERRORS, type EdgeErrorCode } from './edge/edgeErrors.js';
 
 export interface ApiErrorSpec {
   readonly status: number;
@@ -22,7 +26,20 @@ export const API_ERRORS = {
   invalid_market: { status: 400, message: 'Invalid market', when: 'A condition id is not 0x followed by 64 hex digits.' },
   invalid_payload: { status: 400, message: 'Invalid payload', when: 'A POST body is not JSON of the documented shape.' },
   payload_too_many: { status: 400, message: 'Payload exceeds the limit', when: 'A batch body has more items than the endpoint allows.' },
+  invalid_order_payload: { status: 400, message: 'Invalid order payload: {detail}', when: 'A POST /order(s) body or its signed order is malformed, or the signature does not verify; the detail names the problem.' },
+  order_owner_mismatch: { status: 400, message: 'the order owner has to be the owner of the API KEY', when: "The body's owner is not the caller's API key." },
+  order_signer_mismatch: { status: 400, message: 'the order signer address has to be the address of the API KEY', when: "The signed order's signer is not the address of the caller's API key." },
+  maker_not_authorized: { status: 400, message: 'the order maker {maker} has not authorised signer {signer}', when: 'A signature type 1 or 2 order whose maker has no operator-registered authorisation for its signer.' },
+  order_timestamp: { status: 400, message: 'order {id} is invalid. Timestamp {detail}', when: "The signed order's timestamp is further than the order timestamp window from the server clock." },
+  market_mismatch: { status: 400, message: 'order {id} is invalid. conditionId {conditionId} is not the market of token {tokenId}', when: "The order's optional conditionId is not its token's market." },
+  too_many_orders: { status: 400, message: 'Too many orders in payload: {count}, max allowed: {max}', when: 'POST /orders got more orders than allowed, or DELETE /orders more ids.' },
+  invalid_order_id: { status: 400, message: 'Invalid orderID', when: 'An order id is not 0x followed by 64 hex digits.' },
+  invalid_builder_trade_params: { status: 400, message: 'invalid builder trade params', when: 'GET /builder/trades got a builder_code that is not bytes32 hex (0x + 64 hex digits).' },
+  api_key_create_failed: { status: 400, message: 'Could not create api key', when: 'POST /auth/api-key for an (address, nonce) that already has a key, or whose key was deleted; clients then derive.' },
+  api_key_derive_failed: { status: 400, message: 'Could not derive api key!', when: 'GET /auth/derive-api-key for an (address, nonce) whose key was deleted.' },
+  engine_rejected: { status: 400, message: '{detail}', when: "The engine refused the command; the message is the engine's (README, engine reject catalogue)." },
   unauthorized: { status: 401, message: '{detail}', when: 'Authentication headers are missing, stale, or do not verify.' },
+  operator_unauthorized: { status: 401, message: 'unauthorized: the operator API needs Authorization: Bearer <operator token>', when: 'An /operator/* request without the configured operator token (missing, another scheme, or wrong); nothing else of it is read.' },
   ip_not_allowlisted: { status: 403, message: 'unauthorized: ip_not_allowlisted', when: "The caller's IP is outside the activity surface's allowlist." },
   not_found: { status: 404, message: 'not found', when: 'No route has this method and path.' },
   id_not_found: { status: 404, message: 'id not found', catalogType: 'not found error', when: 'A catalog market or event id does not exist.' },
@@ -30,6 +47,7 @@ export const API_ERRORS = {
   market_not_found: { status: 404, message: 'market not found', when: 'An order-book market id does not exist.' },
   no_orderbook: { status: 404, message: 'No orderbook exists for the requested token id', when: 'The token id belongs to no listed market.' },
   order_not_found: { status: 404, message: 'Order not found', when: 'No order has this id (for this account).' },
+  engine_rejected_not_found: { status: 404, message: '{detail}', when: 'The engine refused the command because what it names does not exist (market, order, API key, signer authorisation).' },
   body_too_large: { status: 413, message: 'request body exceeds {limit} bytes', when: 'A request body is larger than the 1 MiB cap.' },
   rate_limited: { status: 429, message: 'Too Many Requests', when: 'A rate-limit window of the route is full; Retry-After says when to retry.' },
   internal_db: { status: 500, message: 'internal_error: unexpected database failure', when: 'ClickHouse failed while answering an activity or history read.' },

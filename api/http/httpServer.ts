@@ -6,10 +6,15 @@
 // parameters on strict routes, query validation, body cap (413) and JSON parsing and validation, then the
 // handler. uWS request data is read synchronously before the first await (uWS invalidates `req` after the
 // callback returns); every response registers onAborted and writes nothing after the client went away.
+//
+// The server listens either on a TCP port (it owns the public port; a request's IP is its socket's) or on
+// a Unix socket behind the header edge (headerEdge.ts; a request's IP is the edge's x-pmx-client-ip, which
+// is trusted only on a Unix-socket connection, where uWS reports no remote address).
 
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { ReadModelInputError } from '../../projections/readModel/errors.js';
 import { ApiError, errorBody } from './apiErrors.js';
+import { clientIpOf } from './headerEdge.js';
 import type { ApiRequest, Method, Reply, RouteDef, Surface } from './apiTypes.js';
 import type { IpAllowlist } from './ipAllowlist.js';
 import type { RateLimiter } from './rateLimiter.js';
@@ -18,6 +23,8 @@ import { compileRoute, queryObject, unknownParam, validationError, type Compiled
 import type { UwsModule } from './uwsLoader.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** Longest Unix socket path (sun_path holds 108 bytes with its NUL); this uWS build crashes on longer ones. */
+export const MAX_UNIX_PATH_BYTES = 107;
 
 export interface HttpServerOptions {
   readonly uws: UwsModule;
@@ -37,6 +44,8 @@ export interface HttpServer {
   readonly app: TemplatedApp;
   readonly compiled: readonly CompiledRoute[];
   listen(host: string, port: number): Promise<number>;
+  /** Listens on a Unix socket for the header edge; a request's IP is then the one the edge reports. */
+  listenUnix(path: string): Promise<void>;
   /** Stops accepting connections; requests in flight still finish. */
   stopListening(): void;
   /** Resolves when no request is in flight. */
@@ -73,7 +82,7 @@ interface Incoming {
   readonly ip: string;
 }
 
-function readIncoming(res: HttpResponse, req: HttpRequest, method: Method, names: readonly string[], prefixLength: number): Incoming {
+function readIncoming(res: HttpResponse, req: HttpRequest, method: Method, names: readonly string[], prefixLength: number, behindEdge: boolean): Incoming {
   const headers: Record<string, string> = {};
   req.forEach((key, value) => {
     headers[key] = value;
@@ -83,13 +92,15 @@ function readIncoming(res: HttpResponse, req: HttpRequest, method: Method, names
     params[name] = decodeURIComponentSafe(req.getParameter(i) ?? '');
   });
   const url = req.getUrl();
+  const socketIp = Buffer.from(res.getRemoteAddressAsText()).toString();
   return {
     method,
     path: url.slice(prefixLength) || '/',
     rawQuery: req.getQuery() ?? '',
     headers,
     params,
-    ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    // A TCP connection always has an address; an empty one is a Unix-socket connection, i.e. the edge.
+    ip: clientIpOf(headers, socketIp, behindEdge && socketIp === ''),
   };
 }
 
@@ -109,6 +120,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   let inFlight = 0;
   let drainWaiters: (() => void)[] = [];
   let listenSocket: us_listen_socket | null = null;
+  let behindEdge = false;
 
   /** Marks a request finished, once: it no longer counts as in flight. */
   const finish = (state: RequestState): void => {
@@ -287,7 +299,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   const register = (method: Method, pattern: string, names: readonly string[], prefixLength: number, choose: (inc: Incoming) => CompiledRoute): void => {
     const handler = (res: HttpResponse, req: HttpRequest): void => {
-      const inc = readIncoming(res, req, method, names, prefixLength);
+      const inc = readIncoming(res, req, method, names, prefixLength, behindEdge);
       handle(res, choose(inc), inc);
     };
     if (method === 'GET') app.get(pattern, handler);
@@ -342,6 +354,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     },
     listen(host, port) {
       return new Promise((resolve, reject) => {
+        if (listenSocket !== null) throw new Error('the HTTP server is already listening');
         app.listen(host, port, (socket) => {
           if (socket === false) {
             reject(new Error(`cannot listen on ${host}:${port}`));
@@ -350,6 +363,22 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
           listenSocket = socket;
           resolve(uws.us_socket_local_port(socket));
         });
+      });
+    },
+    listenUnix(path) {
+      return new Promise((resolve, reject) => {
+        if (listenSocket !== null) throw new Error('the HTTP server is already listening');
+        if (Buffer.byteLength(path) > MAX_UNIX_PATH_BYTES) throw new Error(`Unix socket path longer than ${MAX_UNIX_PATH_BYTES} bytes: ${path}`);
+        // Typed as never false, but the callback does get false when the bind fails.
+        app.listen_unix((socket: us_listen_socket | false) => {
+          if (socket === false) {
+            reject(new Error(`cannot listen on the Unix socket ${path}`));
+            return;
+          }
+          listenSocket = socket;
+          behindEdge = true;
+          resolve();
+        }, path);
       });
     },
     stopListening() {

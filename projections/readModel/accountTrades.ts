@@ -118,6 +118,10 @@ interface Common {
   readonly nextCursor?: string;
   /** Page size (the server's choice on the wire); default 100. */
   readonly limit?: number;
+  /** Address of either order (the taker order's or the maker order's account). */
+  readonly makerAddress?: string;
+  /** Token id of either order. */
+  readonly assetId?: string;
 }
 
 /** Checks the shared filters; returns the page request, or 'end' for the terminal cursor. */
@@ -128,6 +132,10 @@ function commonFilters(params: Common, f: SqlFilters): { offset: number; limit: 
   const after = unixSeconds('after', params.after);
   const limit = intIn('limit', params.limit, ACCOUNT_TRADES_DEFAULT_PAGE, 1, ACCOUNT_TRADES_MAX_PAGE);
   const offset = parseCursor('next_cursor', params.nextCursor);
+  const makerAddress = text('maker_address', params.makerAddress);
+  const assetId = idList('asset_id', params.assetId === undefined ? undefined : [params.assetId], 1)?.[0];
+  if (makerAddress !== undefined) f.add('taker_account = {addr:String} OR maker_account = {addr:String}', { addr: makerAddress });
+  if (assetId !== undefined) f.add('taker_token_id = {asset:String} OR maker_token_id = {asset:String}', { asset: assetId });
   if (id !== undefined) f.add('fill_id = {id:String}', { id });
   if (market !== undefined) f.add('condition_id = {market:String}', { market });
   if (before !== undefined) f.add('toUnixTimestamp(time) < {before:Int64}', { before });
@@ -152,7 +160,11 @@ export interface AccountTradesParams extends Common {
   readonly maker?: string;
 }
 
-/** GET /data/trades. trader_side says whether the caller was the taker (TAKER) or the maker. */
+/**
+ * GET /data/trades. trader_side says whether the caller was the taker (TAKER) or the maker. `taker` and
+ * `maker` name the account of that role; `makerAddress` (the official client's parameter) an account of
+ * either role, and `assetId` the token of either order.
+ */
 export async function accountTrades(ctx: ReadContext, params: AccountTradesParams): Promise<TradePage> {
   const caller = text('caller', params.caller);
   if (caller === undefined || caller === '') throw new ReadModelInputError('caller', 'the authenticated address is required');
@@ -179,10 +191,6 @@ export async function accountTrades(ctx: ReadContext, params: AccountTradesParam
 export interface BuilderTradesParams extends Common {
   /** The builder whose trades to list; absent: every trade that carried any builder code. */
   readonly builderCode?: string;
-  /** Address of either order (the taker order's or the maker order's signer). */
-  readonly makerAddress?: string;
-  /** Token id of either order. */
-  readonly assetId?: string;
 }
 
 /**
@@ -195,10 +203,6 @@ export async function builderTrades(ctx: ReadContext, params: BuilderTradesParam
   const code = text('builder_code', params.builderCode);
   if (code !== undefined) f.add('taker_builder = {code:String} OR maker_builder = {code:String}', { code });
   else f.add(`taker_builder != '' OR maker_builder != ''`);
-  const makerAddress = text('maker_address', params.makerAddress);
-  const assetId = idList('asset_id', params.assetId === undefined ? undefined : [params.assetId], 1)?.[0];
-  if (makerAddress !== undefined) f.add('taker_account = {addr:String} OR maker_account = {addr:String}', { addr: makerAddress });
-  if (assetId !== undefined) f.add('taker_token_id = {asset:String} OR maker_token_id = {asset:String}', { asset: assetId });
   const request = commonFilters(params, f);
   if (request === 'end') return [];
   const rows = (await page(ctx, f.where, f, request.offset, request.limit)).slice(0, request.limit);

@@ -1,0 +1,144 @@
+// The account reads of the CLOB surface (spec §2.10, §2.11, §4.3; upstream-conventions §2.7, §2.8), from the
+// projections in ClickHouse through the read model (projections/readModel/accountOrders.ts, accountTrades.ts):
+//
+// - GET /data/order/{id} (L2): the caller's order in any status, as the spec's `order` wrapper and upstream's
+//   flat fields in one object; another account's order is `Order not found` like a missing one.
+// - GET /data/orders (L2): the caller's LIVE orders, `{data, next_cursor, limit, count}`.
+// - GET /data/trades (L2): the caller's trades (as taker or maker), `{data, next_cursor, limit, count}`.
+// - GET /builder/trades (no auth, as the V2 client sends none): trades attributed to builder codes, a bare
+//   array (spec §4.3).
+//
+// Each read first waits for the projections to hold everything acknowledged so far (readYourWrites.ts), so
+// an order or trade a POST returned is visible at once. Query parameters are checked after authentication.
+
+import { ApiError } from '../http/apiErrors.js';
+import { ok, type ApiRequest, type RouteDef } from '../http/apiTypes.js';
+import { arr } from '../schemas/common.js';
+import { queryText } from '../clob/clobInputs.js';
+import { accountOrder, accountOrders, accountTrades, builderTrades, type AccountOrder } from '../../projections/readModel/index.js';
+import { addressOf, assetOf, builderCodeOf, given, marketOf, orderIdOf } from './accountInputs.js';
+import { ORDER, ORDER_ANSWER, page, TRADE } from './accountSchemas.js';
+import { requireL2 } from './authenticate.js';
+import { projectionsCaughtUp } from './readYourWrites.js';
+import type { TradingDeps } from './tradingDeps.js';
+
+const AUTH_ERRORS = ['unauthorized', 'rate_limited', 'unavailable', 'internal'] as const;
+
+/** The answer of GET /data/order/{id}: the spec's camelCase wrapper plus upstream's flat fields. */
+export function orderAnswer(o: AccountOrder): Record<string, unknown> {
+  return {
+    order: {
+      associateTrades: o.associate_trades,
+      id: o.id,
+      status: o.status,
+      market: o.market,
+      originalSize: o.original_size,
+      outcome: o.outcome,
+      makerAddress: o.maker_address,
+      owner: o.owner,
+      price: o.price,
+      sizeMatched: o.size_matched,
+      assetId: o.asset_id,
+      side: o.side,
+      type: o.order_type,
+      createdAt: new Date(o.created_at * 1000).toISOString(),
+    },
+    ...o,
+  };
+}
+
+const TRADE_FILTERS = {
+  id: queryText('Trade id.'),
+  maker_address: queryText('Account on either side of the trade (the official client sends the caller\'s own).'),
+  market: queryText('Condition id.'),
+  asset_id: queryText('Token id of either order.'),
+  before: queryText('Unix seconds; trades strictly before.'),
+  after: queryText('Unix seconds; trades strictly after.'),
+  next_cursor: queryText('MA== (or absent) for the first page; LTE= means no more pages.'),
+};
+
+type Query = Readonly<Record<string, unknown>>;
+
+function tradeFilters(q: Query): { id?: string; makerAddress?: string; market?: string; assetId?: string; before?: string; after?: string; nextCursor?: string } {
+  return {
+    id: given(q, 'id'),
+    makerAddress: addressOf('maker_address', given(q, 'maker_address')),
+    market: marketOf(given(q, 'market')),
+    assetId: assetOf(given(q, 'asset_id')),
+    before: given(q, 'before'),
+    after: given(q, 'after'),
+    nextCursor: given(q, 'next_cursor'),
+  };
+}
+
+export function accountRoutes(deps: TradingDeps): RouteDef[] {
+  const ctx = deps.reads;
+  return [
+    {
+      method: 'GET', path: '/data/order/{id}', surface: 'clob', summary: "One of the caller's orders, in any status",
+      response: ORDER_ANSWER, errors: ['invalid_order_id', 'order_not_found', ...AUTH_ERRORS],
+      handler: async (req: ApiRequest) => {
+        const caller = requireL2(req, deps);
+        const id = orderIdOf(req.params.id);
+        await projectionsCaughtUp(deps);
+        const order = await accountOrder(ctx, { caller: caller.account, id });
+        if (order === undefined) throw new ApiError('order_not_found');
+        return ok(orderAnswer(order));
+      },
+    },
+    {
+      method: 'GET', path: '/data/orders', surface: 'clob', summary: "The caller's open (LIVE) orders, newest first",
+      query: {
+        type: 'object',
+        properties: {
+          id: queryText('Order id.'),
+          market: queryText('Condition id.'),
+          asset_id: queryText('Token id.'),
+          next_cursor: TRADE_FILTERS.next_cursor,
+        },
+      },
+      response: page(ORDER), errors: ['invalid_order_id', 'invalid_market', 'invalid_token_id', 'bad_request', ...AUTH_ERRORS],
+      handler: async (req: ApiRequest) => {
+        const caller = requireL2(req, deps);
+        const q = req.query;
+        const id = given(q, 'id');
+        const params = {
+          caller: caller.account,
+          id: id === undefined ? undefined : orderIdOf(id),
+          market: marketOf(given(q, 'market')),
+          assetId: assetOf(given(q, 'asset_id')),
+          nextCursor: given(q, 'next_cursor'),
+        };
+        await projectionsCaughtUp(deps);
+        return ok(await accountOrders(ctx, params));
+      },
+    },
+    {
+      method: 'GET', path: '/data/trades', surface: 'clob', summary: "The caller's trades, as taker or maker, newest first",
+      query: {
+        type: 'object',
+        properties: { ...TRADE_FILTERS, taker: queryText('Address of the taker order.'), maker: queryText('Address of the maker order.') },
+      },
+      response: page(TRADE), limits: ['clob:data-trades'],
+      errors: ['invalid_market', 'invalid_token_id', 'bad_request', ...AUTH_ERRORS],
+      handler: async (req: ApiRequest) => {
+        const caller = requireL2(req, deps);
+        const q = req.query;
+        const params = { caller: caller.account, ...tradeFilters(q), taker: addressOf('taker', given(q, 'taker')), maker: addressOf('maker', given(q, 'maker')) };
+        await projectionsCaughtUp(deps);
+        return ok(await accountTrades(ctx, params));
+      },
+    },
+    {
+      method: 'GET', path: '/builder/trades', surface: 'clob', summary: 'Trades whose taker or maker order carried a builder code (bare array; no authentication)',
+      query: { type: 'object', properties: { builder_code: queryText('Builder code (bytes32 hex); absent: every attributed trade.'), ...TRADE_FILTERS } },
+      response: arr(TRADE), errors: ['invalid_builder_trade_params', 'invalid_market', 'invalid_token_id', 'bad_request', 'rate_limited', 'unavailable', 'internal'],
+      handler: async (req: ApiRequest) => {
+        const q = req.query;
+        const params = { builderCode: builderCodeOf(given(q, 'builder_code')), ...tradeFilters(q) };
+        await projectionsCaughtUp(deps);
+        return ok(await builderTrades(ctx, params));
+      },
+    },
+  ];
+}

@@ -1,0 +1,93 @@
+// Split, merge and redeem of the caller's own positions (L2), through the engine's Split / Merge / Redeem
+// commands (engine/ledgerCommands.ts), so each is in the log before it is answered:
+//
+// - POST /split  {market: <condition id>, amount: "<base units>"}: collateral into one of each outcome token.
+// - POST /merge  {market, amount}: one of each outcome token back into collateral.
+// - POST /redeem {market}: after resolution, every token of the market held for its payout (1 per winning
+//   token, 0 per losing one).
+//
+// The body is read from the raw bytes after authentication (a request that fails authentication is refused
+// before its body is looked at). `amount` is a whole number of base units (6 decimals), as a decimal string
+// (a JSON integer is accepted too). The answer is `{success: true, market, amount | payout, balance, tokens}`:
+// the caller's free collateral and free balance of each of the market's tokens (base units) as the engine
+// holds them when the reply leaves; a refusal is the engine's message with its status (refusalOf).
+
+import { ApiError, badRequest } from '../http/apiErrors.js';
+import { ok, type RouteDef } from '../http/apiTypes.js';
+import { bool, obj, str } from '../schemas/common.js';
+import { MAX_BALANCE } from '../../engine/index.js';
+import { conditionIdOf } from '../clob/clobInputs.js';
+import { requireL2, type Caller } from './authenticate.js';
+import { refusalOf } from './engineReplies.js';
+import { jsonBody } from './jsonBody.js';
+import type { TradingDeps } from './tradingDeps.js';
+
+const ANSWER = obj(
+  {
+    success: bool(),
+    market: str('Condition id.'),
+    amount: str('Base units split or merged.'),
+    payout: str('Collateral paid out by a redeem (base units).'),
+    balance: str("The caller's free collateral (base units)."),
+    tokens: { type: 'object', additionalProperties: { type: 'string' }, description: "Token id → the caller's free balance (base units)." },
+  },
+  { optional: ['amount', 'payout'] },
+);
+
+const ERRORS = ['invalid_payload', 'invalid_market', 'bad_request', 'engine_rejected', 'engine_rejected_not_found', 'unauthorized', 'rate_limited', 'unavailable'] as const;
+
+interface FullSetBody {
+  readonly conditionId: string;
+  readonly amount?: number;
+}
+
+function bodyOf(raw: string, withAmount: boolean): FullSetBody {
+  const body = jsonBody(raw, () => new ApiError('invalid_payload'));
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_payload');
+  const b = body as Readonly<Record<string, unknown>>;
+  const market = conditionIdOf(b.market);
+  if (!withAmount) return { conditionId: market };
+  const a = b.amount;
+  const text = typeof a === 'number' && Number.isSafeInteger(a) ? String(a) : a;
+  if (typeof text !== 'string' || !/^\d{1,16}$/.test(text) || Number(text) <= 0 || Number(text) > MAX_BALANCE) {
+    throw badRequest('amount: must be a positive whole number of base units (6 decimals) as a decimal string');
+  }
+  return { conditionId: market, amount: Number(text) };
+}
+
+/** The engine's spelling of a condition id (listed ids are lower-case; a mixed-case one is tried as given too). */
+function engineConditionId(deps: TradingDeps, conditionId: string): string {
+  return deps.host.engine.market(conditionId)?.conditionId ?? conditionId.toLowerCase();
+}
+
+function balancesAfter(deps: TradingDeps, caller: Caller, conditionId: string): { balance: string; tokens: Record<string, string> } {
+  const balances = deps.host.engine.balances(caller.account);
+  const market = deps.host.engine.market(conditionId);
+  const tokens: Record<string, string> = {};
+  for (const tokenId of market?.tokenIds ?? []) tokens[tokenId] = String(balances?.tokens.get(tokenId)?.free ?? 0);
+  return { balance: String(balances?.free ?? 0), tokens };
+}
+
+export function fullSetRoutes(deps: TradingDeps): RouteDef[] {
+  const route = (kind: 'Split' | 'Merge' | 'Redeem', path: string, summary: string): RouteDef => ({
+    method: 'POST', path, surface: 'clob', summary, response: ANSWER, errors: ERRORS,
+    handler: async (req) => {
+      const caller = requireL2(req, deps);
+      const body = bodyOf(req.rawBody, kind !== 'Redeem');
+      const conditionId = engineConditionId(deps, body.conditionId);
+      const events = await deps.host.submit(
+        kind === 'Redeem' ? { type: kind, account: caller.account, conditionId } : { type: kind, account: caller.account, conditionId, amount: body.amount ?? 0 },
+      );
+      const refusal = refusalOf(events);
+      if (refusal !== undefined) throw refusal;
+      const redeemed = events.find((e) => e.type === 'PositionRedeemed');
+      const result = kind === 'Redeem' ? { payout: String(redeemed?.type === 'PositionRedeemed' ? redeemed.payout : 0) } : { amount: String(body.amount) };
+      return ok({ success: true, market: conditionId, ...result, ...balancesAfter(deps, caller, conditionId) });
+    },
+  });
+  return [
+    route('Split', '/split', 'Split collateral into one of each outcome token of a market. Body {market: <condition id>, amount: "<base units>"}'),
+    route('Merge', '/merge', 'Merge one of each outcome token back into collateral. Body {market: <condition id>, amount: "<base units>"}'),
+    route('Redeem', '/redeem', "Redeem the caller's tokens of a resolved market for their payout. Body {market: <condition id>}"),
+  ];
+}

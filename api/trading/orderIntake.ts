@@ -1,0 +1,98 @@
+// Everything POST /order checks before the engine sees an order, in this order (cheap checks first, the
+// signature recovery last): the body's shape, `owner` = the caller's API key, the signed order's fields,
+// `signer` = the key's address, the maker policy, the order's timestamp window, the optional conditionId,
+// then the EIP-712 signature. What comes out is the engine's PlaceOrder command. Every refusal is an
+// ApiError with the public CLOB's text (upstream-conventions §2.5).
+//
+// Maker policy: signature type 0 (EOA) needs maker = signer; types 1 (POLY_PROXY) and 2 (POLY_GNOSIS_SAFE)
+// need an authorisation of the signer by the maker that the operator registered (engine.signerAuthorized);
+// type 3 (ERC-1271) is refused (there is no chain to ask the contract).
+
+import { parseOrderPayload, verifyOrderSignature, ZERO_BYTES32, type SignedOrder } from '../../auth/index.js';
+import { MAX_ORDER_AMOUNT, type OrderType, type PlaceOrder } from '../../engine/index.js';
+import { ApiError } from '../http/apiErrors.js';
+import type { Caller } from './authenticate.js';
+import type { TradingDeps } from './tradingDeps.js';
+
+export type PlaceOrderSubmission = Omit<PlaceOrder, 'time'>;
+
+const ORDER_TYPES: readonly OrderType[] = ['GTC', 'GTD', 'FOK', 'FAK'];
+const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
+
+function invalid(detail: string): ApiError {
+  return new ApiError('invalid_order_payload', { detail });
+}
+
+function orderType(value: unknown): OrderType {
+  if (value === undefined || value === null) return 'GTC';
+  const upper = typeof value === 'string' ? value.toUpperCase() : '';
+  const found = ORDER_TYPES.find((t) => t === upper);
+  if (found === undefined) throw invalid('orderType must be GTC, GTD, FOK or FAK');
+  return found;
+}
+
+function flag(value: unknown, name: string): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw invalid(`${name} must be a boolean`);
+  return value;
+}
+
+function amount(value: bigint, name: string): number {
+  if (value <= 0n || value > BigInt(MAX_ORDER_AMOUNT)) throw invalid(`${name} must be between 1 and ${MAX_ORDER_AMOUNT} base units`);
+  return Number(value);
+}
+
+/** The checked PlaceOrder of one POST /order body (an element of POST /orders), or a thrown ApiError. */
+export function admitOrder(body: unknown, caller: Caller, deps: TradingDeps): PlaceOrderSubmission {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('the body must be a JSON object {order, owner, orderType}');
+  const b = body as Readonly<Record<string, unknown>>;
+  const type = orderType(b.orderType);
+  const postOnly = flag(b.postOnly, 'postOnly');
+  flag(b.deferExec, 'deferExec');
+  if (b.owner !== caller.apiKey) throw new ApiError('order_owner_mismatch');
+  const parsed = parseOrderPayload(b.order);
+  if (!parsed.ok) throw invalid(parsed.detail);
+  const order: SignedOrder = parsed.value;
+  if (order.signer.toLowerCase() !== caller.account) throw new ApiError('order_signer_mismatch');
+  const maker = order.maker.toLowerCase();
+  if (order.signatureType === 1 || order.signatureType === 2) {
+    if (maker !== caller.account && !deps.host.engine.signerAuthorized(maker, caller.account)) {
+      throw new ApiError('maker_not_authorized', { maker: order.maker, signer: order.signer });
+    }
+  }
+  const tokenId = order.tokenId.toString();
+  const ref = deps.host.engine.marketOfToken(tokenId);
+  const orderId = deps.hasher.hash(order, ref?.market.params.negRisk ?? false);
+  const nowMs = deps.clock();
+  const windowMs = deps.settings.orderTimestampWindowSec * 1000;
+  const timestamp = order.timestamp;
+  if (timestamp > BigInt(nowMs + windowMs) || timestamp < BigInt(nowMs - windowMs)) {
+    const offSec = Math.round((Number(timestamp) - nowMs) / 1000);
+    throw new ApiError('order_timestamp', { id: orderId, detail: `(ms) is ${offSec} s from the server clock; it must be within ${deps.settings.orderTimestampWindowSec} s` });
+  }
+  const conditionId = (b.order as Readonly<Record<string, unknown>>).conditionId;
+  if (conditionId !== undefined && conditionId !== null && conditionId !== '') {
+    if (typeof conditionId !== 'string' || !CONDITION_ID.test(conditionId)) throw invalid('conditionId must be 0x + 64 hex digits');
+    if (ref !== undefined && ref.market.conditionId.toLowerCase() !== conditionId.toLowerCase()) throw new ApiError('market_mismatch', { id: orderId, conditionId, tokenId });
+  }
+  if (order.expiration > BigInt(Number.MAX_SAFE_INTEGER)) throw invalid('expiration is too large');
+  const makerAmount = amount(order.makerAmount, 'makerAmount');
+  const takerAmount = amount(order.takerAmount, 'takerAmount');
+  const verified = verifyOrderSignature(order, orderId);
+  if (!verified.ok) throw invalid(verified.detail);
+  return {
+    type: 'PlaceOrder',
+    orderId,
+    account: maker,
+    owner: caller.apiKey,
+    tokenId,
+    side: order.side,
+    makerAmount,
+    takerAmount,
+    orderType: type,
+    postOnly,
+    expiration: Number(order.expiration),
+    dedupeUntil: Number(timestamp) + windowMs,
+    ...(order.builder === ZERO_BYTES32 ? {} : { builder: order.builder }),
+  };
+}

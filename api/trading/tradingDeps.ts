@@ -1,0 +1,35 @@
+// What the trading routes (api/trading/) read and write: the engine host (commands go through the log), the
+// API key registry over the engine's key table, the order hasher in the configured domains, the projector
+// (account reads wait until it has caught up with what this process acknowledged) and the read model.
+
+import type { EngineHost } from '../../host/engineHost.js';
+import type { ApiKeyRegistry, OrderHasher } from '../../auth/index.js';
+import type { ReadContext } from '../../projections/readModel/index.js';
+import type { RateLimiter } from '../http/rateLimiter.js';
+
+export interface TradingSettings {
+  readonly chainId: number;
+  /** Largest difference, either way, between an L1/L2 timestamp header and the server clock (s). */
+  readonly authFreshnessSec: number;
+  /** Largest difference, either way, between a signed order's `timestamp` and the server clock (s). */
+  readonly orderTimestampWindowSec: number;
+}
+
+/** The part of the projector the account reads need: read-your-writes up to a log position. */
+export interface ProjectionProgress {
+  readonly position: number;
+  waitFor(pos: number, timeoutMs?: number): Promise<void>;
+}
+
+export interface TradingDeps {
+  readonly settings: TradingSettings;
+  readonly host: EngineHost;
+  readonly registry: ApiKeyRegistry;
+  readonly hasher: OrderHasher;
+  readonly projection: ProjectionProgress;
+  readonly reads: ReadContext;
+  /** The server's limiter, when rate limits are on: POST /orders counts each order of a batch. */
+  readonly limiter?: RateLimiter;
+  /** Wall clock, ms since the epoch. */
+  readonly clock: () => number;
+}

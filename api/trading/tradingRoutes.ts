@@ -1,0 +1,15 @@
+// Every trading route of the CLOB surface (authentication, orders, cancels, account reads), mounted under
+// /clob and at the root like the order-book reads.
+
+import type { RouteDef } from '../http/apiTypes.js';
+import type { TradingDeps } from './tradingDeps.js';
+import { apiKeyRoutes } from './apiKeyRoutes.js';
+import { orderRoutes } from './orderRoutes.js';
+import { cancelRoutes } from './cancelRoutes.js';
+import { accountRoutes } from './accountRoutes.js';
+import { balanceRoutes } from './balanceRoutes.js';
+import { fullSetRoutes } from './fullSetRoutes.js';
+
+export function tradingRoutes(deps: TradingDeps): RouteDef[] {
+  return [...apiKeyRoutes(deps), ...orderRoutes(deps), ...cancelRoutes(deps), ...accountRoutes(deps), ...balanceRoutes(deps), ...fullSetRoutes(deps)];
+}
