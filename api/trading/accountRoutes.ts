@@ -6,18 +6,18 @@
 // - GET /data/orders (L2): the caller's LIVE orders, `{data, next_cursor, limit, count}`.
 // - GET /data/trades (L2): the caller's trades (as taker or maker), `{data, next_cursor, limit, count}`.
 // - GET /builder/trades (no auth, as the V2 client sends none): trades attributed to builder codes, a bare
-//   array (spec §4.3).
+//   array of spec trades (spec §4.3). With `builder_code` (not a spec parameter; only the official client
+//   sends it) the client's form instead: `{data: BuilderTrade[], next_cursor, limit, count}`.
 //
 // Each read first waits for the projections to hold everything acknowledged so far (readYourWrites.ts), so
 // an order or trade a POST returned is visible at once. Query parameters are checked after authentication.
 
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type RouteDef } from '../http/apiTypes.js';
-import { arr } from '../schemas/common.js';
 import { queryText } from '../clob/clobInputs.js';
-import { accountOrder, accountOrders, accountTrades, builderTrades, type AccountOrder } from '../../projections/readModel/index.js';
+import { accountOrder, accountOrders, accountTrades, builderTrades, builderTradesPage, type AccountOrder } from '../../projections/readModel/index.js';
 import { addressOf, assetOf, builderCodeOf, given, marketOf, orderIdOf } from './accountInputs.js';
-import { ORDER, ORDER_ANSWER, page, TRADE } from './accountSchemas.js';
+import { BUILDER_TRADES_ANSWER, ORDER, ORDER_ANSWER, page, TRADE } from './accountSchemas.js';
 import { requireL2 } from './authenticate.js';
 import { projectionsCaughtUp } from './readYourWrites.js';
 import type { TradingDeps } from './tradingDeps.js';
@@ -130,14 +130,18 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/builder/trades', surface: 'clob', summary: 'Trades whose taker or maker order carried a builder code (bare array; no authentication)',
-      query: { type: 'object', properties: { builder_code: queryText('Builder code (bytes32 hex); absent: every attributed trade.'), ...TRADE_FILTERS } },
-      response: arr(TRADE), errors: ['invalid_builder_trade_params', 'invalid_market', 'invalid_token_id', 'bad_request', 'rate_limited', 'unavailable', 'internal'],
+      method: 'GET', path: '/builder/trades', surface: 'clob',
+      summary: 'Trades whose taker or maker order carried a builder code (no authentication): a bare array of trades (spec 4.3); with builder_code, the official client\'s page of BuilderTrade',
+      query: {
+        type: 'object',
+        properties: { builder_code: queryText('Builder code (bytes32 hex), as the official client sends it: only its trades, in the client\'s form {data: BuilderTrade[], next_cursor, limit, count}. Absent or empty: every attributed trade, as a bare array (spec 4.3).'), ...TRADE_FILTERS },
+      },
+      response: BUILDER_TRADES_ANSWER, errors: ['invalid_builder_trade_params', 'invalid_market', 'invalid_token_id', 'bad_request', 'rate_limited', 'unavailable', 'internal'],
       handler: async (req: ApiRequest) => {
         const q = req.query;
         const params = { builderCode: builderCodeOf(given(q, 'builder_code')), ...tradeFilters(q) };
         await projectionsCaughtUp(deps);
-        return ok(await builderTrades(ctx, params));
+        return ok(params.builderCode === undefined ? await builderTrades(ctx, params) : await builderTradesPage(ctx, params));
       },
     },
   ];

@@ -76,3 +76,38 @@ export const TRADE: JsonSchema = obj({
 export function page(items: JsonSchema): JsonSchema {
   return obj({ data: arr(items), next_cursor: str('MA== first; LTE= when no page follows.'), limit: int(), count: int() });
 }
+
+/** The official client's BuilderTrade (upstream §2.8): one fill seen from the order that carried the builder code. */
+export const BUILDER_TRADE: JsonSchema = obj({
+  id: str('Trade id (the fill id, as in the bare-array form).'),
+  tradeType: str('TAKER or MAKER: the role of the attributed order.'),
+  takerOrderHash: str('Id of the taker order.'),
+  builder: str('Builder code of the attributed order.'),
+  market: str('Condition id.'),
+  assetId: str('Token id of the attributed order.'),
+  side: str('BUY or SELL: side of the attributed order.'),
+  size: str('Shares, decimal.'),
+  sizeUsdc: str('Collateral, decimal: what the attributed side paid (BUY) or received before fees (SELL).'),
+  price: str('The attributed side\'s price in its own token.'),
+  status: str('CONFIRMED: settled inside the exchange.'),
+  outcome: str('Outcome label of the attributed order\'s token.'),
+  outcomeIndex: int('0 or 1.'),
+  owner: str('API key of the attributed order.'),
+  maker: str('Account of the attributed order (its signed maker).'),
+  transactionHash: str(),
+  matchTime: str('Unix seconds.'),
+  bucketIndex: int('Index of the fill among its taker order\'s fills.'),
+  fee: str('Fee the attributed side paid, decimal: tokens for a BUY, collateral for a SELL.'),
+  feeUsdc: str('That fee in collateral at the side\'s price, decimal.'),
+  builderFee: str('"0": no builder fees are charged.'),
+  builderCode: str('Builder code of the attributed order.'),
+  err_msg: { type: ['string', 'null'], description: 'Always null.' },
+  createdAt: str('The fill\'s time, ISO 8601 (seconds).'),
+  updatedAt: str('Same as createdAt: a fill never changes.'),
+});
+
+/**
+ * GET /builder/trades: the spec's bare array (§4.3) without `builder_code`, the official client's page of
+ * BuilderTrade with it. fast-json-stringify picks the branch by validating the body against each in turn.
+ */
+export const BUILDER_TRADES_ANSWER: JsonSchema = { anyOf: [arr(TRADE), page(BUILDER_TRADE)] };

@@ -5,7 +5,10 @@
 // settle inside the exchange, so status is CONFIRMED from the start and transaction_hash is derived from
 // the fill id (wire.ts). match_time and last_update are Unix seconds as strings (a fill never changes).
 // Newest first (time, then fill id, descending); pages are offsets behind base64 cursors (cursor.ts).
+// GET /builder/trades has two forms over the same query: the spec's bare array of these trades
+// (builderTrades) and the official client's envelope of camelCase BuilderTrade items (builderTradesPage).
 
+import { UNIT } from '../../engine/index.js';
 import { ReadModelInputError } from './errors.js';
 import { idList, intIn, text, unixSeconds } from './inputs.js';
 import { select, type ReadContext } from './context.js';
@@ -65,14 +68,14 @@ interface FillRow {
   size: number;
   bucket_index: number;
   taker_order_id: string; taker_account: string; taker_owner: string; taker_token_id: string; taker_outcome: number;
-  taker_side: 'BUY' | 'SELL'; taker_price: number; taker_fee_bps: number; taker_builder: string;
+  taker_side: 'BUY' | 'SELL'; taker_price: number; taker_amount: number; taker_fee: number; taker_fee_bps: number; taker_builder: string;
   maker_order_id: string; maker_account: string; maker_owner: string; maker_token_id: string; maker_outcome: number;
-  maker_side: 'BUY' | 'SELL'; maker_price: number; maker_fee_bps: number; maker_builder: string;
+  maker_side: 'BUY' | 'SELL'; maker_price: number; maker_amount: number; maker_fee: number; maker_fee_bps: number; maker_builder: string;
 }
 
 const COLUMNS = `fill_id, toUnixTimestamp64Milli(time) AS time_ms, condition_id, size, bucket_index,
-  taker_order_id, taker_account, taker_owner, taker_token_id, taker_outcome, taker_side, taker_price, taker_fee_bps, taker_builder,
-  maker_order_id, maker_account, maker_owner, maker_token_id, maker_outcome, maker_side, maker_price, maker_fee_bps, maker_builder`;
+  taker_order_id, taker_account, taker_owner, taker_token_id, taker_outcome, taker_side, taker_price, taker_amount, taker_fee, taker_fee_bps, taker_builder,
+  maker_order_id, maker_account, maker_owner, maker_token_id, maker_outcome, maker_side, maker_price, maker_amount, maker_fee, maker_fee_bps, maker_builder`;
 
 function toTrade(r: FillRow, m: MarketInfo | undefined, traderSide: 'TAKER' | 'MAKER'): AccountTrade {
   const seconds = String(Math.floor(Number(r.time_ms) / 1000));
@@ -193,22 +196,152 @@ export interface BuilderTradesParams extends Common {
   readonly builderCode?: string;
 }
 
-/**
- * GET /builder/trades: fills whose taker or maker order carried a builder code, as a bare array (spec
- * §4.3). trader_side names the side of the attributed order (TAKER when the taker's carried the code). The
- * wire has no envelope for a next cursor: a full page means there may be more, at cursorFor(offset + limit).
- */
-export async function builderTrades(ctx: ReadContext, params: BuilderTradesParams = {}): Promise<AccountTrade[]> {
+interface BuilderRows {
+  /** Up to limit + 1 rows: one more than the page says whether another page follows. */
+  readonly rows: FillRow[];
+  readonly offset: number;
+  readonly limit: number;
+  /** Whether the taker order is the attributed one (else the maker order). */
+  readonly takerAttributed: (r: FillRow) => boolean;
+}
+
+/** The query both forms of GET /builder/trades share; 'end' for the terminal cursor. */
+async function builderRows(ctx: ReadContext, params: BuilderTradesParams): Promise<BuilderRows | 'end'> {
   const f = new SqlFilters();
   const code = text('builder_code', params.builderCode);
   if (code !== undefined) f.add('taker_builder = {code:String} OR maker_builder = {code:String}', { code });
   else f.add(`taker_builder != '' OR maker_builder != ''`);
   const request = commonFilters(params, f);
-  if (request === 'end') return [];
-  const rows = (await page(ctx, f.where, f, request.offset, request.limit)).slice(0, request.limit);
+  if (request === 'end') return 'end';
+  const rows = await page(ctx, f.where, f, request.offset, request.limit);
+  const takerAttributed = (r: FillRow): boolean => (code === undefined ? r.taker_builder !== '' : r.taker_builder === code);
+  return { rows, offset: request.offset, limit: request.limit, takerAttributed };
+}
+
+/**
+ * GET /builder/trades without `builder_code`: fills whose taker or maker order carried a builder code, as
+ * a bare array (spec §4.3). trader_side names the side of the attributed order (TAKER when the taker's
+ * carried the code). The wire has no envelope for a next cursor: a full page means there may be more, at
+ * cursorFor(offset + limit).
+ */
+export async function builderTrades(ctx: ReadContext, params: BuilderTradesParams = {}): Promise<AccountTrade[]> {
+  const found = await builderRows(ctx, params);
+  if (found === 'end') return [];
+  const rows = found.rows.slice(0, found.limit);
   const info = await loadMarkets(ctx, rows.map((r) => r.condition_id));
-  return rows.map((r) => {
-    const takerAttributed = code === undefined ? r.taker_builder !== '' : r.taker_builder === code;
-    return toTrade(r, info.get(r.condition_id), takerAttributed ? 'TAKER' : 'MAKER');
-  });
+  return rows.map((r) => toTrade(r, info.get(r.condition_id), found.takerAttributed(r) ? 'TAKER' : 'MAKER'));
+}
+
+/**
+ * The official client's BuilderTrade (upstream-conventions §2.8): one fill seen from the order that
+ * carried the builder code (the attributed side). Decimal strings as elsewhere on the CLOB surface.
+ */
+export interface BuilderTrade {
+  /** The fill id (the same `id` as the spec form and GET /data/trades). */
+  id: string;
+  /** TAKER or MAKER: the role of the attributed order in the fill. */
+  tradeType: 'TAKER' | 'MAKER';
+  /** The taker order's id, whichever side is attributed. */
+  takerOrderHash: string;
+  /** The attributed order's builder code (there is no other builder identity here). */
+  builder: string;
+  market: string;
+  /** Token id of the attributed order. */
+  assetId: string;
+  side: 'BUY' | 'SELL';
+  /** Shares, decimal. */
+  size: string;
+  /** Collateral, decimal: what the attributed side paid (BUY) or received before fees (SELL). */
+  sizeUsdc: string;
+  /** The attributed side's price in its own token. */
+  price: string;
+  status: 'CONFIRMED';
+  outcome: string;
+  outcomeIndex: number;
+  /** API key of the attributed order. */
+  owner: string;
+  /** Account of the attributed order (its signed maker, the funding account). */
+  maker: string;
+  transactionHash: string;
+  /** Unix seconds as a string (like match_time). */
+  matchTime: string;
+  bucketIndex: number;
+  /** Fee the attributed side paid, decimal, in the unit it pays it: tokens for a BUY, collateral for a SELL. */
+  fee: string;
+  /** That fee's collateral value at the side's price (a SELL's fee is already collateral), decimal. */
+  feeUsdc: string;
+  /** "0": no builder fees are charged here (GET /fees/builder-fees answers 0/0). */
+  builderFee: string;
+  builderCode: string;
+  err_msg: null;
+  /** The fill's time, ISO 8601 to the second (a fill never changes, so updatedAt = createdAt). */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface BuilderTradePage {
+  data: BuilderTrade[];
+  next_cursor: string;
+  limit: number;
+  count: number;
+}
+
+/** Collateral value of `fee` tokens at `price` (micro-units), rounded to the nearest base unit. */
+function tokensAsCollateral(fee: number, price: number): number {
+  const unit = BigInt(UNIT);
+  return Number((BigInt(fee) * BigInt(price) + unit / 2n) / unit);
+}
+
+function toBuilderTrade(r: FillRow, m: MarketInfo | undefined, taker: boolean): BuilderTrade {
+  const ms = Number(r.time_ms);
+  const iso = new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const side = taker ? r.taker_side : r.maker_side;
+  const price = Number(taker ? r.taker_price : r.maker_price);
+  const fee = Number(taker ? r.taker_fee : r.maker_fee);
+  const outcome = Number(taker ? r.taker_outcome : r.maker_outcome);
+  const code = taker ? r.taker_builder : r.maker_builder;
+  return {
+    id: r.fill_id,
+    tradeType: taker ? 'TAKER' : 'MAKER',
+    takerOrderHash: r.taker_order_id,
+    builder: code,
+    market: r.condition_id,
+    assetId: taker ? r.taker_token_id : r.maker_token_id,
+    side,
+    size: toDecimal(Number(r.size)),
+    sizeUsdc: toDecimal(Number(taker ? r.taker_amount : r.maker_amount)),
+    price: toDecimal(price),
+    status: 'CONFIRMED',
+    outcome: outcomeLabel(m, outcome),
+    outcomeIndex: outcome,
+    owner: taker ? r.taker_owner : r.maker_owner,
+    maker: taker ? r.taker_account : r.maker_account,
+    transactionHash: transactionHashOf(r.fill_id),
+    matchTime: String(Math.floor(ms / 1000)),
+    bucketIndex: Number(r.bucket_index),
+    fee: toDecimal(fee),
+    feeUsdc: toDecimal(side === 'BUY' ? tokensAsCollateral(fee, price) : fee),
+    builderFee: '0',
+    builderCode: code,
+    err_msg: null,
+    createdAt: iso,
+    updatedAt: iso,
+  };
+}
+
+/**
+ * GET /builder/trades with `builder_code` (only the official client sends it): the same fills as
+ * builderTrades, as `{data: BuilderTrade[], next_cursor, limit, count}` with cursors as GET /data/trades.
+ */
+export async function builderTradesPage(ctx: ReadContext, params: BuilderTradesParams = {}): Promise<BuilderTradePage> {
+  const found = await builderRows(ctx, params);
+  if (found === 'end') return { data: [], next_cursor: END_CURSOR, limit: params.limit ?? ACCOUNT_TRADES_DEFAULT_PAGE, count: 0 };
+  const shown = found.rows.slice(0, found.limit);
+  const info = await loadMarkets(ctx, shown.map((r) => r.condition_id));
+  return {
+    data: shown.map((r) => toBuilderTrade(r, info.get(r.condition_id), found.takerAttributed(r))),
+    next_cursor: found.rows.length > found.limit ? cursorFor(found.offset + found.limit) : END_CURSOR,
+    limit: found.limit,
+    count: shown.length,
+  };
 }

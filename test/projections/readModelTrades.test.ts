@@ -2,7 +2,7 @@
 // and GET /builder/trades, against the hand-built session of readModelFixture.ts.
 
 import t from 'tap';
-import { accountTrades, builderTrades, cursorFor, END_CURSOR, FIRST_CURSOR, parseCursor, transactionHashOf, type AccountTrade } from '../../projections/readModel/index.js';
+import { accountTrades, builderTrades, builderTradesPage, cursorFor, END_CURSOR, FIRST_CURSOR, parseCursor, transactionHashOf, type AccountTrade } from '../../projections/readModel/index.js';
 import { ALICE, BOB, BUILDER_B, BUILDER_C, C1, C3, C5, CAROL, DAVE, T0S, readModelFixture } from './readModelFixture.js';
 
 t.test('account trades', async (t) => {
@@ -98,5 +98,26 @@ t.test('account trades', async (t) => {
     t.same(await builderTrades(ctx, { nextCursor: END_CURSOR }), []);
     t.match(all[1], { id: f3, side: 'SELL', maker_address: ALICE, maker_orders: [{ maker_address: CAROL, side: 'BUY' }] });
     await t.rejects(builderTrades(ctx, { before: '1.5' }), { name: 'ReadModelInputError', message: /^before:/ });
+  });
+
+  t.test('builder trades, the official client\'s form: a page of BuilderTrade from the attributed side', async (t) => {
+    const page = await builderTradesPage(ctx, { builderCode: BUILDER_B });
+    t.same([page.data.map((x) => [x.id, x.tradeType]), page.next_cursor, page.limit, page.count], [[[f3, 'MAKER'], [f2, 'TAKER']], END_CURSOR, 100, 2]);
+    const seconds = T0S + 5 * 60 + 2;
+    const iso = new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
+    t.same(page.data[0], {
+      id: f3, tradeType: 'MAKER', takerOrderHash: '0xo6', builder: BUILDER_B, market: C1, assetId: 'Y1', side: 'BUY', size: '5', sizeUsdc: '3.5',
+      price: '0.7', status: 'CONFIRMED', outcome: 'Alpha', outcomeIndex: 0, owner: `key-${CAROL}`, maker: CAROL, transactionHash: transactionHashOf(f3),
+      matchTime: String(seconds), bucketIndex: 0, fee: '0', feeUsdc: '0', builderFee: '0', builderCode: BUILDER_B, err_msg: null, createdAt: iso, updatedAt: iso,
+    }, 'carol\'s resting BUY carried the code: her side of the fill');
+    t.match(page.data[1], { takerOrderHash: /^0xo\d+$/, side: 'BUY', size: '10', sizeUsdc: '6', price: '0.6', maker: ALICE, owner: `key-${ALICE}` });
+    const c = await builderTradesPage(ctx, { builderCode: BUILDER_C });
+    t.match(c.data, [{ id: f4, tradeType: 'MAKER', side: 'SELL', maker: BOB, size: '4', sizeUsdc: '1', price: '0.25' }]);
+    const first = await builderTradesPage(ctx, { limit: 2 });
+    t.same([first.data.map((x) => x.id), first.next_cursor, first.count], [[f4, f3], cursorFor(2), 2], 'no code: every attributed trade, paged');
+    const second = await builderTradesPage(ctx, { limit: 2, nextCursor: first.next_cursor });
+    t.same([second.data.map((x) => x.id), second.next_cursor], [[f2], END_CURSOR]);
+    t.same(await builderTradesPage(ctx, { builderCode: BUILDER_B, nextCursor: END_CURSOR }), { data: [], next_cursor: END_CURSOR, limit: 100, count: 0 });
+    await t.rejects(builderTradesPage(ctx, { after: 'x' }), { name: 'ReadModelInputError', message: /^after:/ });
   });
 });

@@ -84,6 +84,7 @@ interface Trade {
   market: string;
   asset_id: string;
   match_time: string;
+  transaction_hash: string;
   taker_order_id: string;
   maker_address: string;
   owner: string;
@@ -253,7 +254,7 @@ t.test('a second page of open orders', async (tt) => {
   tt.same(new Set([...first.data, ...second.data].map((o) => o.id)), new Set(ids), 'every open order once');
 });
 
-t.test('builder trades: no authentication, a bare array', async (tt) => {
+t.test('builder trades: no authentication; a bare array, or with builder_code the official client\'s page', async (tt) => {
   const code = '0x' + 'b1'.repeat(32);
   const [d0] = M5.tokenIds;
   const maker = await funded(100, M5, 20);
@@ -262,14 +263,58 @@ t.test('builder trades: no authentication, a bare array', async (tt) => {
   const fill = await place(taker, limit('BUY', 0.5, 5, d0), 'FOK');
   const [tradeId] = fill.tradeIDs as [string];
   const get = (query: string): Promise<Response> => fetch(`${svc.baseUrl}/clob/builder/trades${query}`);
-  const res = await get(`?builder_code=${code}`);
+
+  // The spec's form (§4.3): no builder_code, every attributed trade, a bare array of account trades.
+  const res = await get(`?market=${M5.conditionId}`);
   tt.equal(res.status, 200);
   const trades = (await res.json()) as Trade[];
   tt.ok(Array.isArray(trades), 'a bare array');
   tt.same(trades.map((x) => [x.id, x.trader_side, x.maker_orders[0]?.order_id]), [[tradeId, 'MAKER', ask.orderID]], 'the attributed order was the maker');
-  tt.same(((await (await get(`?builder_code=${code.toUpperCase().replace('0X', '0x')}&market=${M5.conditionId}&asset_id=${d0}&maker_address=${maker.address}`)).json()) as Trade[]).map((x) => x.id), [tradeId]);
-  tt.same(await (await get(`?builder_code=0x${'cd'.repeat(32)}`)).json(), []);
-  tt.same(await (await get(`?builder_code=${code}&next_cursor=LTE=`)).json(), []);
+  tt.same(((await (await get(`?market=${M5.conditionId}&asset_id=${d0}&maker_address=${maker.address}&builder_code=`)).json()) as Trade[]).map((x) => x.id), [tradeId], 'an empty builder_code is no filter');
+  tt.same(await (await get(`?market=${M5.conditionId}&next_cursor=LTE=`)).json(), []);
+
+  // With builder_code (only the official client sends it): {data: BuilderTrade[], next_cursor, limit, count}.
+  const matchTime = trades[0]?.match_time ?? '';
+  const iso = new Date(Number(matchTime) * 1000).toISOString().replace('.000Z', 'Z');
+  const [yes] = await outcomeLabels(M5);
+  const sdk = await get(`?builder_code=${code}`);
+  tt.equal(sdk.status, 200);
+  tt.same(await sdk.json(), {
+    data: [{
+      id: tradeId, tradeType: 'MAKER', takerOrderHash: fill.orderID, builder: code, market: M5.conditionId, assetId: d0, side: 'SELL',
+      size: '5', sizeUsdc: '2.5', price: '0.5', status: 'CONFIRMED', outcome: yes, outcomeIndex: 0, owner: maker.requireCreds().apiKey,
+      maker: maker.account, transactionHash: trades[0]?.transaction_hash, matchTime, bucketIndex: 0, fee: '0', feeUsdc: '0', builderFee: '0',
+      builderCode: code, err_msg: null, createdAt: iso, updatedAt: iso,
+    }],
+    next_cursor: 'LTE=', limit: 100, count: 1,
+  }, 'the attributed (maker) side of the fill');
+  const page = async (query: string): Promise<{ data: { id: string }[]; next_cursor: string; count: number }> =>
+    (await (await get(query)).json()) as { data: { id: string }[]; next_cursor: string; count: number };
+  tt.same((await page(`?builder_code=${code.toUpperCase().replace('0X', '0x')}&market=${M5.conditionId}&asset_id=${d0}&maker_address=${maker.address}`)).data.map((x) => x.id), [tradeId], 'filters, any letter case');
+  tt.same(await page(`?builder_code=0x${'cd'.repeat(32)}`), { data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
+  tt.same(await page(`?builder_code=${code}&next_cursor=LTE=`), { data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
+  tt.same(await page(`?builder_code=${code}&next_cursor=MA==&market=${M.conditionId}`), { data: [], next_cursor: 'LTE=', limit: 100, count: 0 });
+
+  // A taker BUY attributed on a market with a taker fee: the fee is in tokens, feeUsdc its value at the price.
+  const feeMarket = [...engine.markets()].find((m) => m.status === 'active' && m.params.takerFeeBps > 0 && m.params.tickSize === 10_000 && !m.params.negRisk);
+  if (feeMarket === undefined) throw new Error('the demo catalog needs an active market with a taker fee');
+  const feeCode = '0x' + 'f1'.repeat(32);
+  const [f0] = feeMarket.tokenIds;
+  const seller = await funded(100, feeMarket, 20);
+  const buyer = await funded(100);
+  const shares = Math.max(5, feeMarket.params.minSize / 1_000_000);
+  await place(seller, limit('SELL', 0.4, shares, f0));
+  const bought = await place(buyer, { ...limit('BUY', 0.4, shares, f0), builder: feeCode }, 'FOK');
+  const feeTokens = Math.floor(units(shares) * feeMarket.params.takerFeeBps / 10_000);
+  const feePage = await get(`?builder_code=${feeCode}`);
+  tt.match(await feePage.json(), {
+    data: [{
+      id: bought.tradeIDs[0], tradeType: 'TAKER', takerOrderHash: bought.orderID, builderCode: feeCode, side: 'BUY', assetId: f0, maker: buyer.account,
+      size: String(shares), sizeUsdc: String(shares * 0.4), price: '0.4', fee: String(feeTokens / 1_000_000), feeUsdc: String(Math.round(feeTokens * 0.4) / 1_000_000), builderFee: '0',
+    }],
+    count: 1,
+  }, 'a taker BUY: fee in tokens, feeUsdc at the price');
+
   const bad = await get('?builder_code=0x1234');
   tt.same([bad.status, await bad.json()], [400, { error: 'invalid builder trade params' }]);
   const badMarket = await get('?market=nope');

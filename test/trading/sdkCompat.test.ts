@@ -288,14 +288,22 @@ t.test('a builder code: orders carry it, market orders read its fees, builder tr
   tt.match(order, { makerAmount: '1500000', takerAmount: '3000000', builder: code }, 'the balance covers the amount: no fee adjustment');
   const hit = await BB.postOrder(order, OrderType.FOK);
   tt.match(hit, { status: 'matched', makingAmount: '1.5', takingAmount: '3' });
-  const raw = (await fetch(`${CLOB}/builder/trades?builder_code=${code}`).then((r) => r.json())) as { id: string }[];
-  tt.same(raw.map((x) => x.id), hit.tradeIDs, 'GET /builder/trades lists the fill (spec 4.3: a bare array of account trades)');
-  // The V2 client reads `{data: BuilderTrade[] (camelCase), next_cursor, limit, count}`: from a bare array it
-  // returns `trades: []` (and the array's items under keys "0", "1", ...).
-  const todo = 'GET /builder/trades answers a bare array (spec 4.3); getBuilderTrades expects {data, next_cursor, limit, count}';
+  const [tradeId] = hit.tradeIDs ?? [];
+  const raw = (await fetch(`${CLOB}/builder/trades?id=${tradeId}`).then((r) => r.json())) as { id: string; trader_side: string }[];
+  tt.same(raw.map((x) => [x.id, x.trader_side]), [[tradeId, 'TAKER']], 'without builder_code: the spec\'s bare array of account trades (4.3)');
+  // The V2 client sends builder_code and reads `{data: BuilderTrade[] (camelCase), next_cursor, limit, count}`.
+  // Both orders carried the code: the fill is listed once, from the taker order (Bob's market BUY).
   const attributed = await BB.getBuilderTrades({ builder_code: code });
-  tt.same(attributed.trades.map((x) => x.id), hit.tradeIDs, 'getBuilderTrades sees the fill', { todo });
-  tt.match(attributed, { next_cursor: 'LTE=', count: 1 }, 'getBuilderTrades: the page fields', { todo });
+  tt.same(attributed.trades.map((x) => x.id), hit.tradeIDs, 'getBuilderTrades sees the fill');
+  tt.match(attributed, { next_cursor: 'LTE=', limit: 100, count: 1 }, 'getBuilderTrades: the page fields');
+  tt.match(attributed.trades[0], {
+    tradeType: 'TAKER', takerOrderHash: hit.orderID, builder: code, builderCode: code, assetId: T0, side: 'BUY', size: '3', sizeUsdc: '1.5', price: '0.5',
+    status: 'CONFIRMED', outcomeIndex: 0, maker: bob.address.toLowerCase(), owner: bobCreds.key, bucketIndex: 0, fee: '0', feeUsdc: '0', builderFee: '0', err_msg: null,
+  }, 'a BuilderTrade: the attributed side, sizes in shares and collateral');
+  tt.match(attributed.trades[0]?.matchTime, /^\d+$/, 'matchTime: Unix seconds');
+  tt.equal(attributed.trades[0]?.createdAt, new Date(Number(attributed.trades[0]?.matchTime) * 1000).toISOString().replace('.000Z', 'Z'), 'createdAt: the same instant, ISO 8601');
+  tt.same((await BB.getBuilderTrades({ builder_code: code }, 'LTE=')).trades, [], 'the terminal cursor: nothing');
+  tt.same((await BB.getBuilderTrades({ builder_code: '0x' + 'cd'.repeat(32) })).trades, [], 'another code: nothing');
   await AB.cancelAll();
 });
 
