@@ -1,10 +1,10 @@
 // API key lookups for the HTTP layer, over the engine's ownership table (Engine satisfies ApiKeySource) and
-// the master secret: the secret and passphrase are re-derived on every lookup (two HMACs, about a
-// microsecond each), so nothing secret is cached and a deleted key stops working at once.
-// Addresses go in in any case; the engine keys them in lower case; they come out checksummed.
+// the master secret. A key's secret and passphrase are derived once and kept in memory (the master secret is
+// in memory anyway); a lookup answers only for keys the engine says are live, so a deleted key stops working
+// at once. Addresses go in in any case; the engine keys them in lower case; they come out checksummed.
 
-import { getAddress } from 'ethers';
 import { deriveCredentials, deriveSecrets, type ApiCredentials } from './credentials.js';
+import { checksumAddress } from './keccak.js';
 import type { L2Credentials } from './l2Hmac.js';
 
 /** What the registry reads of the engine. */
@@ -21,7 +21,13 @@ export interface ApiKeyInfo extends L2Credentials {
   readonly nonce: string;
 }
 
+/** Most derived secrets kept (a key's entry is only ever used after the engine says the key is live). */
+const SECRET_CACHE_SIZE = 100_000;
+
 export class ApiKeyRegistry {
+  /** Derived secrets by API key: deriving costs two HMACs per request otherwise. */
+  private readonly secrets = new Map<string, { secret: string; passphrase: string }>();
+
   constructor(
     private readonly source: ApiKeySource,
     private readonly master: Uint8Array,
@@ -31,7 +37,13 @@ export class ApiKeyRegistry {
   lookup(apiKey: string): ApiKeyInfo | undefined {
     const owner = this.source.apiKey(apiKey);
     if (owner === undefined) return undefined;
-    return { apiKey, address: getAddress(owner.address), nonce: owner.nonce, ...deriveSecrets(this.master, apiKey) };
+    let secrets = this.secrets.get(apiKey);
+    if (secrets === undefined) {
+      if (this.secrets.size >= SECRET_CACHE_SIZE) this.secrets.clear();
+      secrets = deriveSecrets(this.master, apiKey);
+      this.secrets.set(apiKey, secrets);
+    }
+    return { apiKey, address: checksumAddress(owner.address), nonce: owner.nonce, ...secrets };
   }
 
   /** The live keys of an address (any case), oldest first: GET /auth/api-keys. */

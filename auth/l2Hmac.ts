@@ -14,10 +14,10 @@
 // Every failure is `Unauthorized/Invalid api key` (HTTP 401) with a precise detail.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { getAddress } from 'ethers';
 import { failed, passed, type AuthResult } from './authResult.js';
 import { readAuthHeaders, type HeaderBag } from './authHeaders.js';
 import { timestampProblem } from './timestampWindow.js';
+import { checksumAddress } from './keccak.js';
 
 export const INVALID_API_KEY = 'Unauthorized/Invalid api key';
 
@@ -115,5 +115,5 @@ export function verifyL2Headers(headers: HeaderBag, request: L2Request, lookup: 
   let match = false;
   for (const method of methods) for (const path of paths) match = timingSafeEqual(hmac(key, timestamp + method + path, request.body), presented) || match;
   if (!match) return failed(INVALID_API_KEY, 'POLY_SIGNATURE does not match: sign timestamp + METHOD + path (no query) + body with the base64url-decoded secret');
-  return passed({ address: getAddress(credentials.address.toLowerCase()), apiKey });
+  return passed({ address: checksumAddress(credentials.address), apiKey });
 }

@@ -1,17 +1,19 @@
 // Fetching stored objects and links by id: the second step of every read (the first picks the ids).
+// Deleted objects (store/tombstones.ts) are never fetched, so every relation drops them too.
 
 import { queryRows } from '../storage/clickhouse.js';
 import { tableOf, type CatalogDb } from './catalogDb.js';
+import { LIVE_ROW } from './store/tombstones.js';
 import { idNumber, type GammaObject } from './upstream/gammaValues.js';
 
 type ObjectTable = 'markets' | 'events' | 'series' | 'tags';
 type LinkTable = 'eventMarkets' | 'eventTags' | 'seriesEvents';
 
-/** Stored objects by id (missing ids are absent from the map). */
+/** Stored objects by id (missing and deleted ids are absent from the map). */
 export async function objectsById(catalog: CatalogDb, table: ObjectTable, ids: readonly string[]): Promise<Map<string, GammaObject>> {
   const out = new Map<string, GammaObject>();
   if (ids.length === 0) return out;
-  const rows = await queryRows<{ id: string; json: string }>(catalog.client, `SELECT id, json FROM ${tableOf(catalog, table)} FINAL WHERE id IN {ids:Array(String)}`, { ids: [...new Set(ids)] });
+  const rows = await queryRows<{ id: string; json: string }>(catalog.client, `SELECT id, json FROM ${tableOf(catalog, table)} FINAL WHERE id IN {ids:Array(String)} AND ${LIVE_ROW}`, { ids: [...new Set(ids)] });
   for (const row of rows) out.set(row.id, JSON.parse(row.json) as GammaObject);
   return out;
 }

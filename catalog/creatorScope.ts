@@ -7,9 +7,11 @@
 // A market is visible under `creator=X` when X (case-insensitive) is its creator or its site. An event is
 // visible when at least one of its markets is; a series when one of its events is; a tag when one of the
 // events carrying it is. Nested lists (an event's markets, a series' events) are scoped the same way.
+// A deleted market (store/tombstones.ts) makes nothing visible.
 
 import { tableOf, type CatalogDb } from './catalogDb.js';
 import type { SqlWhere } from './sqlWhere.js';
+import { LIVE_ROW } from './store/tombstones.js';
 
 export function normaliseCreator(value: string): string {
   return value.trim().toLowerCase();
@@ -18,7 +20,7 @@ export function normaliseCreator(value: string): string {
 /** SQL selecting the ids of the markets visible under `creator` (bound into `where`). */
 export function visibleMarketIds(catalog: CatalogDb, where: SqlWhere, creator: string): string {
   const c = where.bind(normaliseCreator(creator), 'String');
-  return `SELECT id FROM ${tableOf(catalog, 'markets')} FINAL WHERE creator = ${c} OR site = ${c}`;
+  return `SELECT id FROM ${tableOf(catalog, 'markets')} FINAL WHERE (creator = ${c} OR site = ${c}) AND ${LIVE_ROW}`;
 }
 
 export function visibleEventIds(catalog: CatalogDb, where: SqlWhere, creator: string): string {

@@ -7,6 +7,7 @@ import { byNumericId, inOrder, linksFrom, objectsById } from './catalogObjects.j
 import { normaliseCreator, visibleEventIds } from './creatorScope.js';
 import { flagConditions, orderBy, taggedEventIds, type Page, type Sort } from './marketQueries.js';
 import { eventListForm, eventSingleForm } from './shapes.js';
+import { LIVE_ROW } from './store/tombstones.js';
 import { SqlWhere } from './sqlWhere.js';
 import type { GammaObject } from './upstream/gammaValues.js';
 
@@ -23,11 +24,12 @@ export interface EventFilter {
 
 function eventWhere(catalog: CatalogDb, filter: EventFilter): SqlWhere {
   const where = new SqlWhere();
+  where.add(LIVE_ROW);
   flagConditions(where, filter);
   if (filter.slugs !== undefined) where.add(`slug IN ${where.bind(filter.slugs, 'Array(String)')}`);
   for (const tagged of taggedEventIds(catalog, where, filter.tagIds, filter.tagSlugs)) where.add(`id IN (${tagged})`);
   if (filter.seriesSlugs !== undefined) {
-    const series = `SELECT id FROM ${tableOf(catalog, 'series')} FINAL WHERE slug IN ${where.bind(filter.seriesSlugs, 'Array(String)')}`;
+    const series = `SELECT id FROM ${tableOf(catalog, 'series')} FINAL WHERE slug IN ${where.bind(filter.seriesSlugs, 'Array(String)')} AND ${LIVE_ROW}`;
     where.add(`id IN (SELECT event_id FROM ${tableOf(catalog, 'seriesEvents')} FINAL WHERE linked = 1 AND series_id IN (${series}))`);
   }
   if (filter.creator !== undefined) where.add(`id IN (${visibleEventIds(catalog, where, filter.creator)})`);
@@ -72,9 +74,10 @@ async function marketsOfEvent(catalog: CatalogDb, eventId: string, creator: stri
 
 export type EventKey = { readonly id: string } | { readonly slug: string };
 
-/** GET /events/{id} and /events/slug/{slug}: single form, or undefined when absent or not visible. */
+/** GET /events/{id} and /events/slug/{slug}: single form, or undefined when absent, deleted or not visible. */
 export async function findEvent(catalog: CatalogDb, key: EventKey, creator?: string): Promise<GammaObject | undefined> {
   const where = new SqlWhere();
+  where.add(LIVE_ROW);
   if ('id' in key) where.add(`id = ${where.bind(key.id, 'String')}`);
   else where.add(`slug = ${where.bind(key.slug, 'String')}`);
   if (creator !== undefined) where.add(`id IN (${visibleEventIds(catalog, where, creator)})`);

@@ -6,6 +6,7 @@ import { queryRows } from '../storage/clickhouse.js';
 import { tableOf, type CatalogDb } from './catalogDb.js';
 import { byNumericId, inOrder, linksFrom, objectsById } from './catalogObjects.js';
 import { visibleMarketIds } from './creatorScope.js';
+import { LIVE_ROW, liveRefSql } from './store/tombstones.js';
 import { marketListForm, marketSingleForm } from './shapes.js';
 import { SqlWhere } from './sqlWhere.js';
 import type { GammaObject } from './upstream/gammaValues.js';
@@ -49,13 +50,13 @@ export function flagConditions(where: SqlWhere, filter: { active?: boolean; clos
   }
 }
 
-/** SQL selecting the ids of events carrying any of the given tags (by id and/or slug, both must hold). */
+/** SQL selecting the ids of events carrying any of the given tags (by id and/or slug, both must hold); deleted tags carry none. */
 export function taggedEventIds(catalog: CatalogDb, where: SqlWhere, tagIds: readonly string[] | undefined, tagSlugs: readonly string[] | undefined): string[] {
   const out: string[] = [];
   const eventTags = tableOf(catalog, 'eventTags');
-  if (tagIds !== undefined) out.push(`SELECT event_id FROM ${eventTags} FINAL WHERE linked = 1 AND tag_id IN ${where.bind(tagIds, 'Array(String)')}`);
+  if (tagIds !== undefined) out.push(`SELECT event_id FROM ${eventTags} FINAL WHERE linked = 1 AND tag_id IN ${where.bind(tagIds, 'Array(String)')} AND ${liveRefSql(catalog, 'tag', 'tag_id')}`);
   if (tagSlugs !== undefined) {
-    const slugs = `SELECT id FROM ${tableOf(catalog, 'tags')} FINAL WHERE slug IN ${where.bind(tagSlugs, 'Array(String)')}`;
+    const slugs = `SELECT id FROM ${tableOf(catalog, 'tags')} FINAL WHERE slug IN ${where.bind(tagSlugs, 'Array(String)')} AND ${LIVE_ROW}`;
     out.push(`SELECT event_id FROM ${eventTags} FINAL WHERE linked = 1 AND tag_id IN (${slugs})`);
   }
   return out;
@@ -63,6 +64,7 @@ export function taggedEventIds(catalog: CatalogDb, where: SqlWhere, tagIds: read
 
 function marketWhere(catalog: CatalogDb, filter: MarketFilter): SqlWhere {
   const where = new SqlWhere();
+  where.add(LIVE_ROW);
   flagConditions(where, filter);
   if (filter.slugs !== undefined) where.add(`slug IN ${where.bind(filter.slugs, 'Array(String)')}`);
   if (filter.conditionIds !== undefined) where.add(`condition_id IN ${where.bind(filter.conditionIds.map((c) => c.toLowerCase()), 'Array(String)')}`);
@@ -71,7 +73,8 @@ function marketWhere(catalog: CatalogDb, filter: MarketFilter): SqlWhere {
   if (filter.eventIds !== undefined) eventSets.push(`SELECT arrayJoin(${where.bind(filter.eventIds, 'Array(String)')})`);
   if (filter.eventSlugs !== undefined) eventSets.push(`SELECT id FROM ${tableOf(catalog, 'events')} FINAL WHERE slug IN ${where.bind(filter.eventSlugs, 'Array(String)')}`);
   const eventMarkets = tableOf(catalog, 'eventMarkets');
-  for (const events of eventSets) where.add(`id IN (SELECT market_id FROM ${eventMarkets} FINAL WHERE linked = 1 AND event_id IN (${events}))`);
+  // A deleted event has no markets.
+  for (const events of eventSets) where.add(`id IN (SELECT market_id FROM ${eventMarkets} FINAL WHERE linked = 1 AND event_id IN (${events}) AND ${liveRefSql(catalog, 'event', 'event_id')})`);
   return where;
 }
 
@@ -85,7 +88,7 @@ async function eventsOfMarkets(catalog: CatalogDb, marketIds: readonly string[],
   } else {
     events = new Map();
     if (eventIds.length > 0) {
-      const rows = await queryRows<GammaObject & { id: string }>(catalog.client, `SELECT id, ticker, slug, title FROM ${tableOf(catalog, 'events')} FINAL WHERE id IN {ids:Array(String)}`, { ids: eventIds });
+      const rows = await queryRows<GammaObject & { id: string }>(catalog.client, `SELECT id, ticker, slug, title FROM ${tableOf(catalog, 'events')} FINAL WHERE id IN {ids:Array(String)} AND ${LIVE_ROW}`, { ids: eventIds });
       for (const row of rows) events.set(row.id, row);
     }
   }
@@ -108,9 +111,10 @@ export async function listMarkets(catalog: CatalogDb, filter: MarketFilter, sort
 
 export type MarketKey = { readonly id: string } | { readonly conditionId: string } | { readonly slug: string };
 
-/** GET /markets/{id} and /markets/slug/{slug}: single form, or undefined when absent or not visible. */
+/** GET /markets/{id} and /markets/slug/{slug}: single form, or undefined when absent, deleted or not visible. */
 export async function findMarket(catalog: CatalogDb, key: MarketKey, creator?: string): Promise<GammaObject | undefined> {
   const where = new SqlWhere();
+  where.add(LIVE_ROW);
   if ('id' in key) where.add(`id = ${where.bind(key.id, 'String')}`);
   else if ('conditionId' in key) where.add(`condition_id = ${where.bind(key.conditionId.toLowerCase(), 'String')}`);
   else where.add(`slug = ${where.bind(key.slug, 'String')}`);

@@ -12,6 +12,13 @@
 // its owner no longer lists. Versioned like the objects, so the newest statement about a pair wins.
 //
 // Sync state: one row per (upstream source, stream), see sync/syncState.ts.
+//
+// Migration 2 (deletions upstream, see store/tombstones.ts and sync/reconcile.ts): every object records the
+// `site` it came from (markets already did), so a reconciliation with one upstream only ever judges that
+// upstream's objects (rows stored before the migration have '' and are never judged), and whether it is
+// deleted (`deleted`, a copy of its tombstone that reads filter on without a join); `catalog_deletions`
+// holds one tombstone per (kind, id), versioned so that the latest statement (deleted, or restored) wins;
+// `catalog_reconciliations` is the log of reconciliation passes (when the next one is due is read from it).
 
 import type { Migration } from '../storage/migrations.js';
 
@@ -73,6 +80,27 @@ export const CATALOG_MIGRATIONS: readonly Migration[] = [
       ) ENGINE = ReplacingMergeTree(version) ORDER BY (source, stream)`,
     ],
   },
+  {
+    version: 2,
+    name: 'catalog object sites, deletion tombstones and reconciliations',
+    statements: [
+      `ALTER TABLE {db}.catalog_events ADD COLUMN IF NOT EXISTS site String DEFAULT ''`,
+      `ALTER TABLE {db}.catalog_series ADD COLUMN IF NOT EXISTS site String DEFAULT ''`,
+      `ALTER TABLE {db}.catalog_tags ADD COLUMN IF NOT EXISTS site String DEFAULT ''`,
+      `ALTER TABLE {db}.catalog_markets ADD COLUMN IF NOT EXISTS deleted UInt8 DEFAULT 0`,
+      `ALTER TABLE {db}.catalog_events ADD COLUMN IF NOT EXISTS deleted UInt8 DEFAULT 0`,
+      `ALTER TABLE {db}.catalog_series ADD COLUMN IF NOT EXISTS deleted UInt8 DEFAULT 0`,
+      `ALTER TABLE {db}.catalog_tags ADD COLUMN IF NOT EXISTS deleted UInt8 DEFAULT 0`,
+      `CREATE TABLE IF NOT EXISTS {db}.catalog_deletions (
+        kind String, id String, site String, deleted UInt8, deleted_at DateTime64(3), restored_at Nullable(DateTime64(3)),
+        engine String, version UInt64
+      ) ENGINE = ReplacingMergeTree(version) ORDER BY (kind, id)`,
+      `CREATE TABLE IF NOT EXISTS {db}.catalog_reconciliations (
+        source String, started_at DateTime64(3), finished_at DateTime64(3), outcome String, pages UInt64,
+        seen Map(String, UInt64), missing Map(String, UInt64), deleted Map(String, UInt64), message String
+      ) ENGINE = MergeTree ORDER BY (source, started_at)`,
+    ],
+  },
 ];
 
 /** Table names, so SQL elsewhere never spells them twice. */
@@ -85,4 +113,6 @@ export const TABLES = {
   eventTags: 'catalog_event_tags',
   seriesEvents: 'catalog_series_events',
   syncState: 'catalog_sync_state',
+  deletions: 'catalog_deletions',
+  reconciliations: 'catalog_reconciliations',
 } as const;

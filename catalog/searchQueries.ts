@@ -7,12 +7,15 @@
 // - a tag matches when every term occurs in its label or slug; tags are ranked by event_count (its events,
 //   visible under `creator` when given), then id, and paged like the events; under `creator`, tags with no
 //   visible event are left out.
+// - deleted objects (store/tombstones.ts) neither match nor count: an event does not match through a
+//   deleted market, and a tag's event_count leaves deleted events out.
 
 import { queryRows } from '../storage/clickhouse.js';
 import { tableOf, type CatalogDb } from './catalogDb.js';
 import { byNumericId } from './catalogObjects.js';
 import { visibleEventIds } from './creatorScope.js';
 import { SqlWhere } from './sqlWhere.js';
+import { LIVE_ROW, liveRefSql } from './store/tombstones.js';
 
 export const MAX_SEARCH_TERMS = 8;
 
@@ -55,8 +58,9 @@ function allTermsIn(where: SqlWhere, column: string, terms: readonly string[]): 
 }
 
 function matchingEvents(catalog: CatalogDb, where: SqlWhere, request: SearchRequest): void {
-  const markets = `SELECT id FROM ${tableOf(catalog, 'markets')} FINAL WHERE ${allTermsIn(where, 'search_text', request.terms)}`;
+  const markets = `SELECT id FROM ${tableOf(catalog, 'markets')} FINAL WHERE ${allTermsIn(where, 'search_text', request.terms)} AND ${LIVE_ROW}`;
   const viaMarkets = `SELECT event_id FROM ${tableOf(catalog, 'eventMarkets')} FINAL WHERE linked = 1 AND market_id IN (${markets})`;
+  where.add(LIVE_ROW);
   where.add(`((${allTermsIn(where, 'search_text', request.terms)}) OR id IN (${viaMarkets}))`);
   if (request.creator !== undefined) where.add(`id IN (${visibleEventIds(catalog, where, request.creator)})`);
 }
@@ -87,12 +91,12 @@ async function searchTags(catalog: CatalogDb, request: SearchRequest): Promise<S
   const text = 'lower(concat(label, \' \', slug))';
   const tags = await queryRows<{ id: string; label: string; slug: string }>(
     catalog.client,
-    `SELECT id, label, slug FROM ${tableOf(catalog, 'tags')} FINAL WHERE ${allTermsIn(where, text, request.terms)}`,
+    `SELECT id, label, slug FROM ${tableOf(catalog, 'tags')} FINAL WHERE ${allTermsIn(where, text, request.terms)} AND ${LIVE_ROW}`,
     where.params,
   );
   if (tags.length === 0) return [];
   const counting = new SqlWhere();
-  counting.add('linked = 1').add(`tag_id IN ${counting.bind(tags.map((t) => t.id), 'Array(String)')}`);
+  counting.add('linked = 1').add(`tag_id IN ${counting.bind(tags.map((t) => t.id), 'Array(String)')}`).add(liveRefSql(catalog, 'event', 'event_id'));
   if (request.creator !== undefined) counting.add(`event_id IN (${visibleEventIds(catalog, counting, request.creator)})`);
   const counts = await queryRows<{ tag_id: string; n: string }>(
     catalog.client,

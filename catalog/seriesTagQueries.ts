@@ -6,10 +6,12 @@ import { byNumericId, inOrder, linksFrom, objectsById } from './catalogObjects.j
 import { visibleEventIds, visibleSeriesIds, visibleTagIds } from './creatorScope.js';
 import type { Page } from './marketQueries.js';
 import { seriesForm, tagForm } from './shapes.js';
+import { LIVE_ROW } from './store/tombstones.js';
 import { SqlWhere } from './sqlWhere.js';
 import type { GammaObject } from './upstream/gammaValues.js';
 
 async function pageOfIds(catalog: CatalogDb, table: 'series' | 'tags', where: SqlWhere, page: Page): Promise<string[]> {
+  where.add(LIVE_ROW);
   const limit = where.bind(page.limit, 'UInt32');
   const offset = where.bind(page.offset, 'UInt64');
   const rows = await queryRows<{ id: string }>(catalog.client, `SELECT id FROM ${tableOf(catalog, table)} FINAL ${where.sql} ORDER BY id_num, id LIMIT ${limit} OFFSET ${offset}`, where.params);

@@ -72,6 +72,12 @@ export const SETTINGS = {
   // Catalog
   catalogUpstreamUrl: optional(url(), 'Base URL of an upstream Gamma-shaped catalog to sync from; unset means no sync.'),
   catalogSyncIntervalSec: setting(int(1, 86_400), 300, 'Seconds between catalog syncs when an upstream is set.'),
+  catalogReconcileIntervalSec: setting(
+    int(0, 30 * 86_400),
+    86_400,
+    'Seconds between reconciliations with the upstream: a complete pass that marks as deleted the objects the upstream no longer lists (run by the first sync due after the interval); 0 turns them off.',
+  ),
+  catalogReconcileMaxDeletePercent: setting(int(1, 100), 50, 'A reconciliation that would delete more than this percentage of the stored markets, events, series or tags of its upstream deletes nothing and is logged; 100 turns the guard off.'),
   demoCatalog: setting(bool(), true, 'Load the demo catalog shipped in the repository on first start.'),
 
   // Logging

@@ -27,6 +27,19 @@ export class ServiceMetrics {
   private readonly syncs = new Counter({ name: 'catalog_syncs_total', help: 'Completed catalog syncs.', registers: [this.registry] });
   private readonly syncedItems = new Counter({ name: 'catalog_synced_items_total', help: 'Catalog objects stored by syncs.', registers: [this.registry] });
   private readonly syncPages = new Counter({ name: 'catalog_synced_pages_total', help: 'Upstream pages read by syncs.', registers: [this.registry] });
+  private readonly syncDeleted = new Counter({
+    name: 'catalog_deleted_items_total',
+    help: 'Catalog objects marked deleted by reconciliations (no longer listed upstream), by resource.',
+    labelNames: ['resource'],
+    registers: [this.registry],
+  });
+  private readonly syncRestored = new Counter({ name: 'catalog_restored_items_total', help: 'Deleted catalog objects listed upstream again, by resource.', labelNames: ['resource'], registers: [this.registry] });
+  private readonly reconciliations = new Counter({
+    name: 'catalog_reconciliations_total',
+    help: 'Completed catalog reconciliations, by outcome: applied, refused (mass-deletion guard), incomplete.',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
   private readonly projected = new Gauge({ name: 'projection_position', help: 'Last event-log position committed to ClickHouse.', registers: [this.registry] });
 
   constructor() {
@@ -121,6 +134,9 @@ export class ServiceMetrics {
     this.syncs.inc();
     this.syncedItems.inc(report.items);
     this.syncPages.inc(report.pages);
+    for (const [resource, n] of Object.entries(report.deleted)) if (n > 0) this.syncDeleted.inc({ resource }, n);
+    for (const [resource, n] of Object.entries(report.restored)) if (n > 0) this.syncRestored.inc({ resource }, n);
+    if (report.reconciliation !== undefined) this.reconciliations.inc({ outcome: report.reconciliation.outcome });
   }
 
   text(): Promise<string> {

@@ -92,7 +92,13 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     onError: (error) => logger.error({ err: error }, 'catalog sync failed'),
     onSynced: (report) => {
       metrics.catalogSynced(report);
+      const reconciled = report.reconciliation;
+      if (reconciled?.outcome === 'applied') logger.info({ deleted: reconciled.deleted, restored: report.restored }, `catalog reconciled: ${reconciled.message}`);
+      else if (reconciled !== undefined) logger.warn({ outcome: reconciled.outcome, missing: reconciled.missing }, `catalog reconciliation ${reconciled.message}`);
       markets.refresh().catch((error: unknown) => logger.error({ err: error }, 'market index refresh failed'));
+    },
+    onDeletionHandOff: (report) => {
+      if (report.paused + report.resumed + report.rejected.length > 0) logger.info({ deletions: report }, 'catalog deletions handed to the engine');
     },
   });
   await markets.refresh();

@@ -1,9 +1,10 @@
 // Hands every order-book market of the catalog to the engine (at start, after the demo catalog loads or a
 // sync runs): reads them from ClickHouse in pages and passes them to handOffMarkets, which skips whatever
-// the engine already has.
+// the engine already has. Deleted markets are left out (their engine side is deletionHandOff.ts's).
 
 import { queryRows } from '../../storage/clickhouse.js';
 import { tableOf, type CatalogDb } from '../catalogDb.js';
+import { LIVE_ROW } from '../store/tombstones.js';
 import type { GammaObject } from '../upstream/gammaValues.js';
 import { handOffMarkets, type CommandSink, type EngineMarketView, type HandOffReport } from './handOffMarkets.js';
 
@@ -30,7 +31,7 @@ export async function handOffCatalog(catalog: CatalogDb, host: CommandSink, engi
   for (let offset = 0; ; offset += PAGE) {
     const rows = await queryRows<{ json: string }>(
       catalog.client,
-      `SELECT json FROM ${tableOf(catalog, 'markets')} FINAL WHERE enable_order_book = 1 ORDER BY id_num, id LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
+      `SELECT json FROM ${tableOf(catalog, 'markets')} FINAL WHERE enable_order_book = 1 AND ${LIVE_ROW} ORDER BY id_num, id LIMIT {limit:UInt32} OFFSET {offset:UInt64}`,
       { limit: PAGE, offset },
     );
     report = merge(report, await handOffMarkets(host, engine, rows.map((r) => JSON.parse(r.json) as GammaObject)));

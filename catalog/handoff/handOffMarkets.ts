@@ -12,6 +12,7 @@
 // | yes, active               | closed, no decisive prices| PauseMarket (no more trading; not resumed |
 // |                           |                           | automatically)                            |
 // | yes                       | open, parameters differ   | UpdateMarket with the changed ones        |
+// Markets deleted upstream are deletionHandOff.ts's (paused, never resolved; resumed when restored).
 // Idempotent: what the engine already has is skipped, so running it again submits nothing. The commands are
 // submitted together (the host puts them in as few log appends as it can) and the report says what the
 // engine did, refusals included.

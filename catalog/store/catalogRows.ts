@@ -1,4 +1,6 @@
-// Table rows of stored upstream objects (see schema.ts for the columns).
+// Table rows of stored upstream objects (see schema.ts for the columns). `site` is the catalog source that
+// wrote the row (see creatorScope.ts); a reconciliation only judges its own upstream's objects by it. A
+// written row is never deleted: writing an object is seeing it (store/tombstones.ts).
 //
 // Version rule: version = 2 × updatedAt (µs) + 1 for a copy fetched from the object's own endpoint, + 0 for
 // a copy nested in another object. A newer copy wins; of two copies with the same updatedAt, the object's own
@@ -58,14 +60,16 @@ export function marketRow(market: GammaObject, site: string, primary: boolean): 
     one_day_price_change: num(market.oneDayPriceChange),
     search_text: [text(market.question), text(market.groupItemTitle), text(market.slug)].join(' ').toLowerCase(),
     json: JSON.stringify(market),
+    deleted: 0,
     version: versionOf(market, primary),
   };
 }
 
-export function eventRow(event: GammaObject, primary: boolean): Record<string, unknown> {
+export function eventRow(event: GammaObject, site: string, primary: boolean): Record<string, unknown> {
   const id = event.id as string;
   return {
     id,
+    site,
     id_num: idNumber(id),
     slug: text(event.slug),
     ticker: text(event.ticker),
@@ -86,14 +90,16 @@ export function eventRow(event: GammaObject, primary: boolean): Record<string, u
     open_interest: num(event.openInterest),
     search_text: [text(event.title), text(event.ticker), text(event.slug)].join(' ').toLowerCase(),
     json: JSON.stringify(event),
+    deleted: 0,
     version: versionOf(event, primary),
   };
 }
 
-export function seriesRow(series: GammaObject, primary: boolean): Record<string, unknown> {
+export function seriesRow(series: GammaObject, site: string, primary: boolean): Record<string, unknown> {
   const id = series.id as string;
   return {
     id,
+    site,
     id_num: idNumber(id),
     slug: text(series.slug),
     ticker: text(series.ticker),
@@ -105,20 +111,23 @@ export function seriesRow(series: GammaObject, primary: boolean): Record<string,
     updated_at: date(series.updatedAt),
     volume: num(series.volume),
     json: JSON.stringify(series),
+    deleted: 0,
     version: versionOf(series, primary),
   };
 }
 
-export function tagRow(tag: GammaObject, primary: boolean): Record<string, unknown> {
+export function tagRow(tag: GammaObject, site: string, primary: boolean): Record<string, unknown> {
   const id = tag.id as string;
   return {
     id,
+    site,
     id_num: idNumber(id),
     label: text(tag.label),
     slug: text(tag.slug),
     created_at: date(tag.createdAt),
     updated_at: date(tag.updatedAt),
     json: JSON.stringify(tag),
+    deleted: 0,
     version: versionOf(tag, primary),
   };
 }

@@ -8,12 +8,16 @@
 // - A relation array that is present states the owner's complete set of links for that relation: links it
 //   no longer lists get a tombstone with the owner's version. An absent array says nothing (a nested event
 //   has no `markets`, which does not mean it has none).
+// - Seen again = restored: an object the batch holds in any form (its own copy, a copy nested in another
+//   object, or a bare id in a relation array) loses its deletion tombstone, if it had one (tombstones.ts).
+//   `seen` reports every such id, which is what a reconciliation counts as "the upstream still lists it".
 
 import { queryRows } from '../../storage/clickhouse.js';
 import { tableOf, type CatalogDb } from '../catalogDb.js';
 import { nestedObjects, storedObject, type CatalogKind } from '../upstream/gammaObjects.js';
 import type { GammaObject } from '../upstream/gammaValues.js';
 import { eventRow, marketRow, seriesRow, tagRow, versionOf } from './catalogRows.js';
+import { restoreSeen } from './tombstones.js';
 
 export interface CatalogBatch {
   readonly markets?: readonly unknown[];
@@ -32,6 +36,15 @@ export interface UpsertResult {
   readonly skipped: number;
   /** The stored form of each market of the batch's own list (for the engine hand-off). */
   readonly storedMarkets: readonly GammaObject[];
+  /** Every id the batch holds, in any form (own copies, nested copies, bare ids in relation arrays). */
+  readonly seen: Readonly<Record<CatalogKind, ReadonlySet<string>>>;
+  /** Ids whose deletion tombstone this write lifted. */
+  readonly restored: Readonly<Record<CatalogKind, readonly string[]>>;
+}
+
+export interface UpsertOptions {
+  /** Clock of the tombstone statements (default Date.now). */
+  readonly now?: () => number;
 }
 
 type Relation = 'eventMarkets' | 'eventTags' | 'seriesEvents';
@@ -70,6 +83,7 @@ class BatchCollector {
   readonly statements = new Map<string, Statement>();
   readonly counts = { market: 0, event: 0, series: 0, tag: 0, skipped: 0 };
   readonly storedMarkets: GammaObject[] = [];
+  readonly seen: Record<CatalogKind, Set<string>> = { market: new Set(), event: new Set(), series: new Set(), tag: new Set() };
 
   constructor(private readonly site: string) {}
 
@@ -81,6 +95,7 @@ class BatchCollector {
     }
     const source = raw as GammaObject;
     const id = stored.id as string;
+    this.seen[kind].add(id);
     if (primary || Object.keys(source).length > 1) this.keepRow(kind, this.rowOf(kind, stored, primary));
     if (primary) {
       this.counts[kind] += 1;
@@ -101,9 +116,9 @@ class BatchCollector {
 
   private rowOf(kind: CatalogKind, stored: GammaObject, primary: boolean): Record<string, unknown> {
     if (kind === 'market') return marketRow(stored, this.site, primary);
-    if (kind === 'event') return eventRow(stored, primary);
-    if (kind === 'series') return seriesRow(stored, primary);
-    return tagRow(stored, primary);
+    if (kind === 'event') return eventRow(stored, this.site, primary);
+    if (kind === 'series') return seriesRow(stored, this.site, primary);
+    return tagRow(stored, this.site, primary);
   }
 
   private keepRow(kind: CatalogKind, row: Record<string, unknown>): void {
@@ -160,7 +175,7 @@ async function insert(catalog: CatalogDb, table: string, values: readonly Record
 }
 
 /** Stores a batch; `site` attributes its markets to a catalog source (see README: creator scoping). */
-export async function upsertCatalog(catalog: CatalogDb, batch: CatalogBatch, site: string): Promise<UpsertResult> {
+export async function upsertCatalog(catalog: CatalogDb, batch: CatalogBatch, site: string, options: UpsertOptions = {}): Promise<UpsertResult> {
   const collector = new BatchCollector(site);
   for (const tag of batch.tags ?? []) collector.visit('tag', tag, true);
   for (const series of batch.series ?? []) collector.visit('series', series, true);
@@ -175,6 +190,7 @@ export async function upsertCatalog(catalog: CatalogDb, batch: CatalogBatch, sit
     const mine = statements.filter((s) => s.relation === relation);
     if (mine.length > 0) await insert(catalog, tableOf(catalog, relation), await linkRows(catalog, relation, mine));
   }
+  const restored = await restoreSeen(catalog, collector.seen, (options.now ?? Date.now)());
   const { market, event, series, tag, skipped } = collector.counts;
-  return { markets: market, events: event, series, tags: tag, skipped, storedMarkets: collector.storedMarkets };
+  return { markets: market, events: event, series, tags: tag, skipped, storedMarkets: collector.storedMarkets, seen: collector.seen, restored };
 }

@@ -14,3 +14,9 @@ export function splitImportFlag(argv: readonly string[]): { importPath?: string;
   }
   return { importPath, rest };
 }
+
+/** Splits `--reconcile` (reconcile with the upstream in this run, whatever the interval says) off the rest. */
+export function splitReconcileFlag(argv: readonly string[]): { reconcile: boolean; rest: string[] } {
+  const rest = argv.filter((arg) => arg !== '--reconcile');
+  return { reconcile: rest.length !== argv.length, rest };
+}

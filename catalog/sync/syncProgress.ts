@@ -1,9 +1,12 @@
 // Progress of a sync run for people: on a terminal, one line rewritten in place; elsewhere (logs, CI), plain
-// lines, at most one every `everyMs` per stream plus one when each stream finishes.
+// lines, at most one every `everyMs` per stream plus one when each stream finishes, and one per
+// reconciliation (what it deleted, or why it deleted nothing).
+
+import type { ReconcileReport } from './reconcile.js';
 
 export interface PageProgress {
   readonly stream: string;
-  readonly phase: 'full' | 'incremental';
+  readonly phase: 'full' | 'incremental' | 'reconcile';
   readonly offset: number;
   readonly pageItems: number;
   /** Objects stored by this stream in this run. */
@@ -16,9 +19,10 @@ export interface SyncProgress {
   retry(stream: string, attempt: number, delayMs: number, error: Error): void;
   streamDone(stream: string, runItems: number, elapsedMs: number): void;
   runDone(totalItems: number, elapsedMs: number): void;
+  reconciled?(report: ReconcileReport): void;
 }
 
-export const silentProgress: SyncProgress = { page() {}, retry() {}, streamDone() {}, runDone() {} };
+export const silentProgress: SyncProgress = { page() {}, retry() {}, streamDone() {}, runDone() {}, reconciled() {} };
 
 export interface ProgressOutput {
   readonly isTTY?: boolean;
@@ -53,6 +57,11 @@ export function terminalProgress(out: ProgressOutput, everyMs = 2000, now: () =>
     },
     runDone(totalItems, elapsedMs) {
       line(`catalog sync: ${totalItems.toLocaleString('en-US')} objects in ${(elapsedMs / 1000).toFixed(1)} s (${rate(totalItems, elapsedMs)}/s)`);
+      if (tty) out.write('\n');
+    },
+    reconciled(report) {
+      // Messages other than an applied one's start with their outcome.
+      line(`catalog reconcile: ${report.outcome === 'applied' ? 'applied, ' : ''}${report.message} (${report.pages} pages in ${(report.durationMs / 1000).toFixed(1)} s)`);
       if (tty) out.write('\n');
     },
   };

@@ -19,14 +19,19 @@
 // Failure: each page is retried with backoff (upstreamClient.ts); when the retries run out the run stops
 // with the error, and the next run resumes from the saved state. Writes are idempotent, so a page stored
 // twice (crash between storing and saving the state) does no harm.
+//
+// Deletions upstream: after the streams, a run may reconcile (reconcile.ts: a complete pass that tombstones
+// what the upstream no longer lists); any stored page restores the objects it holds (upsertCatalog.ts).
 
 import type { CatalogDb } from '../catalogDb.js';
 import { upsertCatalog, type UpsertResult } from '../store/upsertCatalog.js';
+import { CATALOG_KINDS, RESOURCE_OF_KIND } from '../store/tombstones.js';
 import { microsOf, isObject } from '../upstream/gammaValues.js';
 import { loadStreamState, saveStreamState, type StreamState } from './syncState.js';
 import { processSyncMetrics, type CatalogSyncMetrics, type SyncResource } from './syncMetrics.js';
 import { silentProgress, type SyncProgress } from './syncProgress.js';
 import { fetchPage, type RetryPolicy } from './upstreamClient.js';
+import { reconcileCatalog, reconciliationDue, type PerResource, type ReconcileReport, type ReconcileSettings } from './reconcile.js';
 
 export interface SyncStream {
   readonly name: string;
@@ -59,6 +64,8 @@ export interface SyncOptions {
   /** Called after each stored page (the service hands changed markets to the engine from here). */
   readonly onStored?: (stream: SyncStream, result: UpsertResult) => Promise<void> | void;
   readonly now?: () => number;
+  /** Reconciliation with the upstream (reconcile.ts); absent = never. */
+  readonly reconcile?: ReconcileSettings;
 }
 
 export interface StreamReport {
@@ -73,6 +80,12 @@ export interface SyncReport {
   readonly items: number;
   readonly pages: number;
   readonly durationMs: number;
+  /** Objects tombstoned by this run's reconciliation, per resource. */
+  readonly deleted: PerResource;
+  /** Tombstones this run lifted (objects seen again), per resource. */
+  readonly restored: PerResource;
+  /** Present when the run reconciled. */
+  readonly reconciliation?: ReconcileReport;
 }
 
 /** The site id of markets synced from an upstream: its host (see creatorScope.ts). */
@@ -88,12 +101,49 @@ const updatedMicros = (items: readonly unknown[]): number[] =>
 
 const isDescending = (times: readonly number[]): boolean => times.every((t, i) => i === 0 || t <= (times[i - 1] as number));
 
-async function syncStream(options: SyncOptions, stream: SyncStream, metrics: CatalogSyncMetrics, progress: SyncProgress): Promise<StreamReport> {
+interface RunContext {
+  readonly metrics: CatalogSyncMetrics;
+  readonly progress: SyncProgress;
+  readonly restored: Record<SyncResource, number>;
+}
+
+async function fetchStreamPage(options: SyncOptions, stream: SyncStream, params: Record<string, string>, run: RunContext): Promise<unknown[]> {
+  return fetchPage(
+    {
+      baseUrl: options.baseUrl,
+      retry: options.retry,
+      signal: options.signal,
+      sleep: options.sleep,
+      onRetry: ({ attempt, delayMs, error }) => {
+        run.metrics.retry();
+        run.progress.retry(stream.name, attempt, delayMs, error);
+      },
+    },
+    stream.resource,
+    params,
+  );
+}
+
+/** Stores one page, hands it on (onStored) and counts it. */
+async function storePage(options: SyncOptions, stream: SyncStream, page: readonly unknown[], run: RunContext): Promise<UpsertResult> {
+  const result = await upsertCatalog(options.catalog, { [stream.resource]: page }, siteOfUpstream(options.baseUrl), { now: options.now });
+  await options.onStored?.(stream, result);
+  run.metrics.page(stream.resource, result[stream.resource]);
+  for (const kind of CATALOG_KINDS) {
+    const n = result.restored[kind].length;
+    if (n === 0) continue;
+    run.restored[RESOURCE_OF_KIND[kind]] += n;
+    run.metrics.restored(RESOURCE_OF_KIND[kind], n);
+  }
+  return result;
+}
+
+async function syncStream(options: SyncOptions, stream: SyncStream, run: RunContext): Promise<StreamReport> {
+  const { progress } = run;
   const { catalog, baseUrl } = options;
   const now = options.now ?? Date.now;
   const pageSize = options.pageSize ?? 500;
-  const overlap = Math.max(0, Math.min(options.overlap ?? 5, Math.floor(pageSize / 2)));
-  const site = siteOfUpstream(baseUrl);
+  const overlap = overlapOf(options, pageSize);
   const started = now();
   let state = await loadStreamState(catalog, baseUrl, stream.name);
   let pages = 0;
@@ -103,26 +153,10 @@ async function syncStream(options: SyncOptions, stream: SyncStream, metrics: Cat
     options.signal?.throwIfAborted();
     const incremental = state.phase === 'incremental';
     const params = { ...stream.params, limit: String(pageSize), offset: String(state.nextOffset), order: 'updatedAt', ascending: incremental ? 'false' : 'true' };
-    const page = await fetchPage(
-      {
-        baseUrl,
-        retry: options.retry,
-        signal: options.signal,
-        sleep: options.sleep,
-        onRetry: ({ attempt, delayMs, error }) => {
-          metrics.retry();
-          progress.retry(stream.name, attempt, delayMs, error);
-        },
-      },
-      stream.resource,
-      params,
-    );
-    const result = await upsertCatalog(catalog, { [stream.resource]: page }, site);
-    const stored = result[stream.resource];
-    await options.onStored?.(stream, result);
+    const page = await fetchStreamPage(options, stream, params, run);
+    const stored = (await storePage(options, stream, page, run))[stream.resource];
     pages += 1;
     items += stored;
-    metrics.page(stream.resource, stored);
     longest = Math.max(longest, page.length);
     const times = updatedMicros(page);
     const passMax = Math.max(state.passMax, ...times);
@@ -149,16 +183,52 @@ async function syncStream(options: SyncOptions, stream: SyncStream, metrics: Cat
   return { stream: stream.name, pages, items, state };
 }
 
-/** Runs every stream once (each resumes from its saved state); throws when a stream fails for good. */
+function overlapOf(options: SyncOptions, pageSize: number): number {
+  return Math.max(0, Math.min(options.overlap ?? 5, Math.floor(pageSize / 2)));
+}
+
+async function reconcile(options: SyncOptions, streams: readonly SyncStream[], run: RunContext): Promise<ReconcileReport> {
+  const now = options.now ?? Date.now;
+  const pageSize = options.pageSize ?? 500;
+  try {
+    return await reconcileCatalog({
+      catalog: options.catalog,
+      source: options.baseUrl,
+      site: siteOfUpstream(options.baseUrl),
+      streams,
+      pageSize,
+      overlap: overlapOf(options, pageSize),
+      settings: options.reconcile as ReconcileSettings,
+      progress: run.progress,
+      now,
+      signal: options.signal,
+      fetch: (stream, params) => fetchStreamPage(options, stream, params, run),
+      store: (stream, page) => storePage(options, stream, page, run),
+    });
+  } catch (error) {
+    if (!(options.signal?.aborted ?? false)) run.metrics.reconcileFailed();
+    throw error;
+  }
+}
+
+/** Runs every stream once (each resumes from its saved state), then reconciles when due; throws when a stream or the reconciliation fails for good. */
 export async function runCatalogSync(options: SyncOptions): Promise<SyncReport> {
   const metrics = options.metrics ?? processSyncMetrics;
   const progress = options.progress ?? silentProgress;
   const now = options.now ?? Date.now;
   const started = now();
   metrics.runStarted();
+  const run: RunContext = { metrics, progress, restored: { markets: 0, events: 0, series: 0, tags: 0 } };
+  const streams = options.streams ?? SYNC_STREAMS;
   const reports: StreamReport[] = [];
+  let reconciliation: ReconcileReport | undefined;
   try {
-    for (const stream of options.streams ?? SYNC_STREAMS) reports.push(await syncStream(options, stream, metrics, progress));
+    for (const stream of streams) reports.push(await syncStream(options, stream, run));
+    if (options.reconcile !== undefined && (await reconciliationDue(options.catalog, options.baseUrl, options.reconcile, started))) {
+      reconciliation = await reconcile(options, streams, run);
+      metrics.reconciled(reconciliation, now());
+      progress.reconciled?.(reconciliation);
+    }
   } catch (error) {
     metrics.runEnded(false, now() - started, now());
     throw error;
@@ -167,5 +237,6 @@ export async function runCatalogSync(options: SyncOptions): Promise<SyncReport> 
   metrics.runEnded(true, durationMs, now());
   const items = reports.reduce((n, r) => n + r.items, 0);
   progress.runDone(items, durationMs);
-  return { streams: reports, items, pages: reports.reduce((n, r) => n + r.pages, 0), durationMs };
+  const deleted = reconciliation?.deleted ?? { markets: 0, events: 0, series: 0, tags: 0 };
+  return { streams: reports, items, pages: reports.reduce((n, r) => n + r.pages, 0), durationMs, deleted, restored: { ...run.restored }, reconciliation };
 }

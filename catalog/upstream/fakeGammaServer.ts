@@ -60,6 +60,16 @@ export class FakeGamma {
     this.views.clear();
   }
 
+  /** Removes the object with this id (as an upstream deletion would); true when there was one. */
+  remove(resource: FakeResource, id: string): boolean {
+    const list = this.data[resource];
+    const index = list.findIndex((o) => o.id === id);
+    if (index === -1) return false;
+    list.splice(index, 1);
+    this.views.clear();
+    return true;
+  }
+
   fail(failure: FakeFailure): void {
     this.failures.push(failure);
   }

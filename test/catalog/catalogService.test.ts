@@ -22,7 +22,15 @@ async function engineOverJournal(t: Test) {
   return { host: new EngineHost(engine, journal, { maxBatch: 1000, clock: () => (clock += 1) }), view: engine, engine };
 }
 
-const config = (db: string, extra: Partial<CatalogConfig> = {}): CatalogConfig => ({ clickhouseDatabase: db, catalogUpstreamUrl: undefined, catalogSyncIntervalSec: 300, demoCatalog: true, ...extra });
+const config = (db: string, extra: Partial<CatalogConfig> = {}): CatalogConfig => ({
+  clickhouseDatabase: db,
+  catalogUpstreamUrl: undefined,
+  catalogSyncIntervalSec: 300,
+  catalogReconcileIntervalSec: 86_400,
+  catalogReconcileMaxDeletePercent: 50,
+  demoCatalog: true,
+  ...extra,
+});
 
 t.test('first start loads the demo catalog and hands it to the engine; later starts only check', async (t) => {
   const { client, db } = await freshCatalog();

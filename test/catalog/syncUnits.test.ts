@@ -7,7 +7,7 @@ import { storedObject } from '../../catalog/upstream/gammaObjects.js';
 import { backoffDelay, DEFAULT_RETRY, itemsOfBody, pageUrl } from '../../catalog/sync/upstreamClient.js';
 import { terminalProgress } from '../../catalog/sync/syncProgress.js';
 import { batchesOfDump, DumpFormatError } from '../../catalog/sync/dumpImport.js';
-import { splitImportFlag } from '../../catalog/sync/syncArgs.js';
+import { splitImportFlag, splitReconcileFlag } from '../../catalog/sync/syncArgs.js';
 import { MARKET_SORT_COLUMNS, resolveOrder, sortNames } from '../../catalog/sortColumns.js';
 import { liveBody, liveCapture } from './support/testCatalog.js';
 
@@ -96,6 +96,9 @@ t.test('progress: a line rewritten in place on a terminal, plain lines elsewhere
   t.ok(written.every((line) => line.endsWith('\n') && !line.includes('\r')));
   t.match(written[2], /attempt 1 failed \(GET … answered 503\); retrying in 250 ms/);
   t.match(written[4], /catalog sync: 1,500 objects in 3\.0 s \(500\/s\)/);
+  const counts = { markets: 1, events: 0, series: 0, tags: 0 };
+  plain.reconciled?.({ outcome: 'applied', startedAtMs: 0, durationMs: 2500, pages: 7, seen: counts, missing: counts, deleted: counts, message: 'deleted 1 market' });
+  t.equal(written[5], 'catalog reconcile: applied, deleted 1 market (7 pages in 2.5 s)\n');
 });
 
 t.test('dump forms', async (t) => {
@@ -118,6 +121,8 @@ t.test('catalog:sync arguments', async (t) => {
   t.same(splitImportFlag(['--import', 'dump.json', '--data-dir', 'x']), { importPath: 'dump.json', rest: ['--data-dir', 'x'] });
   t.same(splitImportFlag(['--import=dump.json']), { importPath: 'dump.json', rest: [] });
   t.match(splitImportFlag(['--import']), { problem: /needs the path/ });
+  t.same(splitReconcileFlag(['--reconcile', '--data-dir', 'x']), { reconcile: true, rest: ['--data-dir', 'x'] });
+  t.same(splitReconcileFlag(['--data-dir', 'x']), { reconcile: false, rest: ['--data-dir', 'x'] });
 });
 
 t.test('sort names', async (t) => {

@@ -78,7 +78,7 @@ export class Trader {
   }
 
   private name(suffix: string): string {
-    return this.options.headerStyle === 'hyphen' ? `POLY-${suffix}` : `POLY_${suffix}`;
+    return this.options.headerStyle === 'hyphen' ? `POLY-${suffix.replace(/_/g, '-')}` : `POLY_${suffix}`;
   }
 
   async l1Headers(nonce = 0, timestampSec = Math.floor(this.now() / 1000)): Promise<Record<string, string>> {

@@ -1,0 +1,546 @@
+// `npm run bench:orders` (issue 6): signed orders from many wallets posted over HTTP to the whole service,
+// and in the same run signature recovery against ethers.
+//
+// The service runs in a child process (bench/orders/ordersServer.ts) exactly as `npm start` runs it: engine
+// host on the fsynced journal (a reply is sent only once its batch is durable), projector into embedded chDB
+// in the same process, demo catalog, header edge on the public port (BENCH_HEADER_EDGE=false: uWS on the
+// port); rate limits off, L2 and order timestamp windows 3600 s. The load generator is this process. Both
+// share the machine's cores: the figures are for the two together, as printed.
+//
+// Setup (not timed): BENCH_WALLETS wallets sign in (POST /clob/auth/api-key with L1 headers), are funded
+// over HTTP (POST /operator/deposit with the operator token, then POST /clob/split into each market's
+// tokens with the wallet's L2 headers), and BENCH_ORDERS (+ BENCH_WARMUP) V2 orders are signed: EIP-712
+// digest from auth's OrderHasher, signed with libsecp256k1
+// (the same deterministic RFC 6979 signature ethers makes; every order of the recovery sample is checked
+// with ethers verifyTypedData below, so a wrong digest fails the run). Each request (head with the L2 HMAC
+// headers, computed over the exact body, and body) is built as bytes in advance.
+//
+// Workload on BENCH_MARKETS standard markets around a mid of 0.50 (tick 0.01): 70% resting GTC orders, bids
+// 0.40-0.49 and asks 0.51-0.60, 5-50 shares; 30% crossing orders priced through the spread (BUY at 0.55 or
+// SELL at 0.45), 5-20 shares, half GTC and half FAK. A quarter of the orders are stated in the complementary
+// token (BUY token0 at p = SELL token1 at 1 - p), so the book also matches by mint and merge. Wallets are
+// picked at random; self-trades are allowed by the engine. Every wallet holds far more collateral and
+// tokens than its orders need, so nothing should be refused: more than 1% refused fails the run.
+//
+// Timed window: BENCH_CONCURRENCY keep-alive connections, one request in flight on each (no pipelining),
+// raw HTTP/1.1 over net sockets (so the client costs little CPU). Latency is send -> full 200 response, and
+// a 200 means the order's events are durable. Warm-up orders are sent first, untimed. The child's CPU over
+// the window (process.cpuUsage, every thread of it) per order is reported, and BENCH_CPU_PROF=<dir> writes
+// a CPU profile of the child's main thread over the window and prints where the time goes.
+//
+// Recovery (after the child has stopped, on BENCH_RECOVER_SAMPLE of the same orders, one core): native
+// recoverSigner (auth/recoverSigner.ts) alone, the server's full check (OrderHasher.hash +
+// verifyOrderSignature), and ethers verifyTypedData; recoverSpeedup = native recover / ethers verifyTypedData
+// (the issue's target, >= 20), verifySpeedup = full check / ethers verifyTypedData.
+//
+// The last line is one JSON object: {bench: 'orders', orders, ordersPerSec, p50Ms, p99Ms, maxMs, rejected,
+// concurrency, recoverPerSec, verifyPerSec, ethersVerifyPerSec, recoverSpeedup, verifySpeedup,
+// serverCpuUsPerOrder, serverMainThreadCpuUsPerOrder, edge, machine, targetsMet, ...}.
+//
+// Env: BENCH_ORDERS (40000), BENCH_WARMUP (3000), BENCH_WALLETS (200), BENCH_CONCURRENCY (64), BENCH_MARKETS
+// (2), BENCH_HEADER_EDGE (the service's default), BENCH_CPU_PROF (unset), BENCH_RECOVER_SAMPLE (512),
+// BENCH_RECOVER_SECONDS (1 per measurement, 3 rounds), BENCH_SEED (6).
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Wallet, getBytes, verifyTypedData } from 'ethers';
+import secp256k1 from 'secp256k1';
+import { parseConfig } from '../config/index.js';
+import { ORDER_TYPES, OrderHasher, orderDomain, orderMessage, parseOrderPayload, recoverSigner, verifyOrderSignature, type SignedOrder } from '../auth/index.js';
+import { Trader, ZERO_BYTES32, type WireOrder } from '../test/support/tradingClient.js';
+import { Rng } from './prng.js';
+import { summariseProfile } from './orders/profileSummary.js';
+
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 40_000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3_000);
+const WALLETS = Number(process.env.BENCH_WALLETS ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const MARKETS = Number(process.env.BENCH_MARKETS ?? 2);
+const RECOVER_SAMPLE = Number(process.env.BENCH_RECOVER_SAMPLE ?? 512);
+const RECOVER_SECONDS = Number(process.env.BENCH_RECOVER_SECONDS ?? 1);
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const SEED = Number(process.env.BENCH_SEED ?? 6);
+const TARGET = { ordersPerSec: 5_000, p99Ms: 25, recoverSpeedup: 20 };
+const USDC = 1_000_000;
+/** Each wallet's deposit (USDC) and split per market (shares): far more than its orders can use. */
+const FUND_USDC = 1_000_000;
+const SPLIT_SHARES = 100_000;
+
+const loadAtStart = loadavg().map((x) => Number(x.toFixed(2)));
+
+// ---------------------------------------------------------------------------------------------------------
+// The child process
+
+interface MarketInfo {
+  readonly conditionId: string;
+  readonly tokenIds: readonly [string, string];
+  readonly minSize: number;
+  readonly makerFeeBps: number;
+  readonly takerFeeBps: number;
+}
+
+interface ReadyInfo {
+  readonly port: number;
+  readonly operatorToken: string;
+  readonly edge: boolean;
+  readonly uwsNative: boolean;
+  readonly markets: readonly MarketInfo[];
+}
+
+class ServerChild {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (answer: Record<string, unknown>) => void>();
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly info: ReadyInfo,
+  ) {
+    child.on('message', (m: Record<string, unknown>) => {
+      const done = this.waiting.get(m.id as number);
+      this.waiting.delete(m.id as number);
+      done?.(m);
+    });
+    child.on('exit', (code) => {
+      for (const done of this.waiting.values()) done({ error: `the bench server exited with ${code}` });
+      this.waiting.clear();
+    });
+  }
+
+  static start(): Promise<ServerChild> {
+    const self = fileURLToPath(import.meta.url);
+    const ts = self.endsWith('.ts');
+    const script = join(self, '..', 'orders', ts ? 'ordersServer.ts' : 'ordersServer.js');
+    const child = spawn(process.execPath, [...(ts ? ['--import', 'tsx'] : []), script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    return new Promise((resolveStart, reject) => {
+      let out = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const line = out.split('\n').find((l) => l.startsWith('READY '));
+        if (line !== undefined && out !== '') {
+          out = '';
+          resolveStart(new ServerChild(child, JSON.parse(line.slice(6)) as ReadyInfo));
+        }
+      });
+      child.on('exit', (code) => reject(new Error(`the bench server exited with ${code}`)));
+    });
+  }
+
+  ask<T extends Record<string, unknown>>(message: Record<string, unknown>): Promise<T> {
+    const id = this.nextId++;
+    return new Promise((resolveAsk, reject) => {
+      this.waiting.set(id, (answer) => (typeof answer.error === 'string' ? reject(new Error(`server: ${answer.error}`)) : resolveAsk(answer as T)));
+      this.child.send({ ...message, id });
+    });
+  }
+
+  async stop(): Promise<void> {
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+interface CpuAnswer extends Record<string, unknown> {
+  readonly cpu: NodeJS.CpuUsage;
+  readonly logPos: number;
+  readonly projectorPos: number;
+  readonly engineSeq: number;
+  readonly loopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
+  readonly rssMb: number;
+  readonly appends: { appends: number; records: number; ms: number; maxMs: number };
+  readonly threads: Record<string, number>;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Orders
+
+interface Prepared {
+  readonly order: SignedOrder;
+  readonly orderId: string;
+  readonly signer: string;
+  readonly request: Buffer;
+  readonly kind: 'rest' | 'cross-gtc' | 'cross-fak';
+}
+
+/** A deterministic private key per wallet index. */
+function privateKey(i: number): Buffer {
+  return Buffer.from((BigInt(i + 1) * 0x9e3779b97f4a7c15f39cc0605cedc834n).toString(16).padStart(64, '0').slice(-64), 'hex');
+}
+
+/** Without the edge, uWS 20.30 drops a request with "_" in a header name, and Trader's hyphen style keeps POLY-API_KEY. */
+function renameHeaders(headers: Record<string, string>, hyphens: boolean): Record<string, string> {
+  return hyphens ? Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.replace(/_/g, '-'), value])) : headers;
+}
+
+function signDigest(digest: string, key: Buffer): string {
+  const { signature, recid } = secp256k1.ecdsaSign(getBytes(digest), key);
+  return '0x' + Buffer.from(signature).toString('hex') + (27 + recid).toString(16);
+}
+
+interface Signed {
+  readonly trader: Trader;
+  readonly key: Buffer;
+}
+
+function prepareOrders(count: number, traders: readonly Signed[], markets: readonly MarketInfo[], hasher: OrderHasher, port: number, hyphens: boolean, rng: Rng): Prepared[] {
+  const out: Prepared[] = [];
+  const nowMs = Date.now();
+  const l2Time = Math.floor(nowMs / 1000);
+  const saltBase = 1 + rng.int(2 ** 30);
+  for (let i = 0; i < count; i++) {
+    const market = markets[rng.int(markets.length)] as MarketInfo;
+    const { trader, key } = traders[rng.int(traders.length)] as Signed;
+    // In token0 terms: side and price in cents.
+    const crossing = rng.next() < 0.3;
+    const buy0 = rng.next() < 0.5;
+    const cents0 = crossing ? (buy0 ? 55 : 45) : buy0 ? 49 - rng.int(10) : 51 + rng.int(10);
+    const shares = crossing ? 5 + rng.int(16) : 5 + rng.int(46);
+    const kind: Prepared['kind'] = !crossing ? 'rest' : rng.next() < 0.5 ? 'cross-gtc' : 'cross-fak';
+    // A quarter in the complementary token: BUY token0 at p is SELL token1 at 1 - p.
+    const complement = rng.next() < 0.25;
+    const side: 'BUY' | 'SELL' = complement !== buy0 ? 'BUY' : 'SELL';
+    const cents = complement ? 100 - cents0 : cents0;
+    const tokenId = market.tokenIds[complement ? 1 : 0];
+    const qty = shares * USDC;
+    const cash = shares * cents * 10_000;
+    const wire: WireOrder = {
+      salt: saltBase + i,
+      maker: trader.address,
+      signer: trader.address,
+      tokenId,
+      makerAmount: String(side === 'BUY' ? cash : qty),
+      takerAmount: String(side === 'BUY' ? qty : cash),
+      side,
+      signatureType: 0,
+      timestamp: String(nowMs),
+      expiration: '0',
+      metadata: ZERO_BYTES32,
+      builder: ZERO_BYTES32,
+      signature: '0x' + '00'.repeat(65),
+    };
+    const parsed = parseOrderPayload(wire);
+    if (!parsed.ok) throw new Error(`bench order does not parse: ${parsed.detail}`);
+    const orderId = hasher.hash(parsed.value, false);
+    wire.signature = signDigest(orderId, key);
+    const order: SignedOrder = { ...parsed.value, signature: wire.signature };
+    const body = JSON.stringify({ order: wire, owner: trader.requireCreds().apiKey, orderType: kind === 'cross-fak' ? 'FAK' : 'GTC' });
+    const headers = trader.l2Headers('POST', '/order', body, trader.requireCreds(), l2Time);
+    let head = `POST /clob/order HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
+    for (const [name, value] of Object.entries(renameHeaders(headers, hyphens))) head += `${name}: ${value}\r\n`;
+    out.push({ order, orderId, signer: trader.account, request: Buffer.from(head + '\r\n' + body), kind });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A small keep-alive HTTP/1.1 client: one request in flight per connection, responses framed by
+// Content-Length (what uWS and the edge send for these routes).
+
+interface Reply {
+  readonly status: number;
+  readonly body: string;
+}
+
+class Connection {
+  private pending: Buffer = Buffer.alloc(0);
+  private waiter: ((reply: Reply) => void) | undefined;
+  private failer: ((error: Error) => void) | undefined;
+  private replies = 0;
+
+  private constructor(private readonly socket: Socket) {
+    socket.setNoDelay(true);
+    socket.on('data', (d: Buffer) => {
+      this.pending = this.pending.length === 0 ? d : Buffer.concat([this.pending, d]);
+      this.parse();
+    });
+    socket.on('error', (e) => this.fail(e));
+    socket.on('close', () => this.fail(new Error(`connection closed by the server after ${this.replies} replies${this.pending.length > 0 ? `, with ${JSON.stringify(this.pending.toString('latin1', 0, 300))} unparsed` : ''}`)));
+  }
+
+  static open(port: number): Promise<Connection> {
+    return new Promise((resolveOpen, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => resolveOpen(new Connection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  private fail(error: Error): void {
+    const f = this.failer;
+    this.waiter = undefined;
+    this.failer = undefined;
+    f?.(error);
+  }
+
+  private parse(): void {
+    const end = this.pending.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = this.pending.toString('latin1', 0, end);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (length === null) return this.fail(new Error(`a response without Content-Length: ${head}`));
+    const total = end + 4 + Number(length[1]);
+    if (this.pending.length < total) return;
+    const reply = { status: Number(head.slice(9, 12)), body: this.pending.toString('utf8', end + 4, total) };
+    this.pending = this.pending.subarray(total);
+    this.replies += 1;
+    const w = this.waiter;
+    this.waiter = undefined;
+    this.failer = undefined;
+    w?.(reply);
+  }
+
+  send(request: Buffer): Promise<Reply> {
+    return new Promise((resolveSend, reject) => {
+      this.waiter = resolveSend;
+      this.failer = reject;
+      this.socket.write(request);
+    });
+  }
+
+  close(): void {
+    this.socket.removeAllListeners('close');
+    this.socket.destroy();
+  }
+}
+
+interface WindowResult {
+  readonly ms: number;
+  readonly latencies: Float64Array;
+  readonly rejected: number;
+  readonly matched: number;
+  readonly refusals: Map<string, number>;
+  readonly clientCpu: NodeJS.CpuUsage;
+}
+
+async function post(connections: readonly Connection[], orders: readonly Prepared[]): Promise<WindowResult> {
+  const latencies = new Float64Array(orders.length);
+  const refusals = new Map<string, number>();
+  let next = 0;
+  let rejected = 0;
+  let matched = 0;
+  const cpu0 = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    connections.map(async (conn) => {
+      for (let i = next++; i < orders.length; i = next++) {
+        const sentAt = performance.now();
+        const reply = await conn.send((orders[i] as Prepared).request);
+        latencies[i] = performance.now() - sentAt;
+        if (reply.status !== 200 || !reply.body.startsWith('{"success":true')) {
+          rejected += 1;
+          const reason = `${reply.status} ${reply.body.replace(/0x[0-9a-f]{64}/g, '<id>').slice(0, 160)}`;
+          refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
+        } else if (reply.body.includes('"status":"matched"')) matched += 1;
+      }
+    }),
+  );
+  const ms = performance.now() - started;
+  return { ms, latencies, rejected, matched, refusals, clientCpu: process.cpuUsage(cpu0) };
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Recovery
+
+interface Sample {
+  readonly order: SignedOrder;
+  readonly digest: Uint8Array;
+  readonly signature: Uint8Array;
+  readonly signer: string;
+}
+
+/** Runs `one` over the samples for about RECOVER_SECONDS (after a short warm-up) and returns operations per second. */
+function rate(list: readonly Sample[], one: (s: Sample) => boolean): number {
+  const run = (ms: number): { ops: number; ms: number } => {
+    const start = performance.now();
+    let ops = 0;
+    while (performance.now() - start < ms) {
+      for (let i = 0; i < 16; i++) {
+        const s = list[ops % list.length] as Sample;
+        if (!one(s)) throw new Error(`wrong recovery for an order of ${s.signer}`);
+        ops += 1;
+      }
+    }
+    return { ops, ms: performance.now() - start };
+  };
+  run(Math.min(300, RECOVER_SECONDS * 200));
+  const { ops, ms } = run(RECOVER_SECONDS * 1000);
+  return (ops / ms) * 1000;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const parsed = parseConfig([], {});
+  if (parsed.kind !== 'config') throw new Error('bad default config');
+  const config = parsed.config;
+  const hasher = new OrderHasher(config);
+
+  const setupStarted = performance.now();
+  const server = await ServerChild.start();
+  try {
+    const { port, edge } = server.info;
+    const markets = server.info.markets.slice(0, MARKETS);
+    const headerStyle = edge ? 'underscore' : 'hyphen';
+    const baseUrl = `http://127.0.0.1:${port}`;
+
+    // Wallets sign in over HTTP (L1), a few at a time, and are funded.
+    const traders: Signed[] = Array.from({ length: WALLETS }, (_, i) => {
+      const key = privateKey(i);
+      return { key, trader: new Trader(baseUrl, new Wallet('0x' + key.toString('hex')), { headerStyle, chainId: config.chainId }) };
+    });
+    for (let i = 0; i < traders.length; i += 16) await Promise.all(traders.slice(i, i + 16).map((t) => t.trader.signIn()));
+    const fund = async ({ trader }: Signed): Promise<void> => {
+      const deposit = await fetch(`${baseUrl}/operator/deposit`, {
+        method: 'POST', headers: { authorization: `Bearer ${server.info.operatorToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ address: trader.address, amount: String(FUND_USDC) }),
+      });
+      if (deposit.status !== 200) throw new Error(`POST /operator/deposit: ${deposit.status} ${await deposit.text()}`);
+      for (const m of markets) {
+        const body = JSON.stringify({ market: m.conditionId, amount: String(SPLIT_SHARES * USDC) });
+        const headers = renameHeaders(trader.l2Headers('POST', '/split', body), !edge);
+        const split = await fetch(`${baseUrl}/clob/split`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+        if (split.status !== 200) throw new Error(`POST /clob/split: ${split.status} ${await split.text()}`);
+      }
+    };
+    for (let i = 0; i < traders.length; i += 16) await Promise.all(traders.slice(i, i + 16).map(fund));
+
+    const rng = new Rng(SEED);
+    const signStarted = performance.now();
+    const warm = prepareOrders(WARMUP, traders, markets, hasher, port, !edge, rng);
+    const orders = prepareOrders(ORDERS, traders, markets, hasher, port, !edge, rng);
+    const signMs = performance.now() - signStarted;
+    const connections = await Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(port)));
+    const setupMs = performance.now() - setupStarted;
+
+    const warmResult = await post(connections, warm);
+    const settleWarm = await server.ask<{ ms: number }>({ op: 'settle' });
+
+    if (PROFILE_DIR !== undefined) mkdirSync(PROFILE_DIR, { recursive: true });
+    const profileFile = PROFILE_DIR === undefined ? undefined : resolve(PROFILE_DIR, `orders-server-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+    if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'start' });
+    const before = await server.ask<CpuAnswer>({ op: 'cpu' });
+    const load = loadavg().map((x) => Number(x.toFixed(2)));
+    console.log(`timed window: ${orders.length} orders over ${CONCURRENCY} connections...`);
+    const result = await post(connections, orders);
+    const after = await server.ask<CpuAnswer>({ op: 'cpu' });
+    if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'stop', file: profileFile });
+    const settle = await server.ask<{ ms: number; logPos: number }>({ op: 'settle' });
+    for (const c of connections) c.close();
+    await server.stop();
+
+    // Recovery, on one core, on orders of this run.
+    const step = Math.max(1, Math.floor(orders.length / RECOVER_SAMPLE));
+    const sample: Sample[] = [];
+    for (let i = 0; i < orders.length && sample.length < RECOVER_SAMPLE; i += step) {
+      const o = orders[i] as Prepared;
+      sample.push({ order: o.order, digest: getBytes(o.orderId), signature: getBytes(o.order.signature), signer: o.signer });
+    }
+    const domain = orderDomain(config, false);
+    const checksummed = new Map(sample.map((s) => [s, s.order.signer]));
+    // Three rounds, the three measurements interleaved; the median of each.
+    const rounds: { ethers: number; recover: number; verify: number }[] = [];
+    for (let round = 0; round < 3; round++) {
+      rounds.push({
+        ethers: rate(sample, (s) => verifyTypedData(domain, ORDER_TYPES, orderMessage(s.order), s.order.signature) === checksummed.get(s)),
+        recover: rate(sample, (s) => {
+          const r = recoverSigner(s.digest, s.signature);
+          return r.ok && r.value === s.signer;
+        }),
+        verify: rate(sample, (s) => verifyOrderSignature(s.order, hasher.hash(s.order, false)).ok),
+      });
+    }
+    const median = (pick: (r: (typeof rounds)[number]) => number): number => rounds.map(pick).sort((a, b) => a - b)[1] as number;
+    const ethersVerify = median((r) => r.ethers);
+    const nativeRecover = median((r) => r.recover);
+    const nativeVerify = median((r) => r.verify);
+
+    // Figures.
+    const sorted = Float64Array.from(result.latencies).sort();
+    const ordersPerSec = Math.round((orders.length / result.ms) * 1000);
+    const p50Ms = Number(percentile(sorted, 50).toFixed(2));
+    const p99Ms = Number(percentile(sorted, 99).toFixed(2));
+    const maxMs = Number((sorted[sorted.length - 1] ?? 0).toFixed(2));
+    const serverCpuUs = after.cpu.user + after.cpu.system - (before.cpu.user + before.cpu.system);
+    const clientCpuUs = result.clientCpu.user + result.clientCpu.system;
+    const appends = after.appends.appends - before.appends.appends;
+    const appended = after.appends.records - before.appends.records;
+    const appendMs = after.appends.ms - before.appends.ms;
+    const projectorBehind = after.logPos - after.projectorPos;
+    const cpu = cpus()[0]?.model ?? 'unknown CPU';
+    const machine = `${cpu}, ${cpus().length} cores, Node ${process.version}`;
+    const kinds = { rest: 0, 'cross-gtc': 0, 'cross-fak': 0 };
+    for (const o of orders) kinds[o.kind] += 1;
+
+    console.log(`machine: ${machine}; load average at start ${loadAtStart.join(' / ')}, at the window ${load.join(' / ')}`);
+    console.log(`service: edge ${edge ? 'on (underscore POLY_* headers)' : 'off (uWS on the port, hyphen headers)'}, journal fsync per batch, chDB projector in the same process; load generator in this process (same 2 cores)`);
+    console.log(`setup: ${WALLETS} wallets signed in and funded, ${WARMUP} + ${ORDERS} orders signed in ${(signMs / 1000).toFixed(1)} s (setup ${(setupMs / 1000).toFixed(1)} s) on ${markets.length} markets; mix: ${kinds.rest} resting, ${kinds['cross-gtc']} crossing GTC, ${kinds['cross-fak']} crossing FAK`);
+    console.log(`warm-up (untimed): ${WARMUP} orders, ${warmResult.rejected} refused${warmResult.rejected > 0 ? ` (${[...warmResult.refusals.keys()][0] ?? ''})` : ''}, projector caught up ${settleWarm.ms.toFixed(0)} ms later`);
+    console.log(`window: ${orders.length} orders in ${(result.ms / 1000).toFixed(2)} s over ${CONCURRENCY} connections = ${ordersPerSec} orders/s (target ${TARGET.ordersPerSec}); ${result.matched} matched at placement, ${result.rejected} refused`);
+    console.log(`latency (send -> durable 200): p50 ${p50Ms} ms, p90 ${percentile(sorted, 90).toFixed(2)} ms, p99 ${p99Ms} ms (target ${TARGET.p99Ms}), p99.9 ${percentile(sorted, 99.9).toFixed(2)} ms, max ${maxMs} ms`);
+    console.log(`server: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core); ${appends} journal appends of ${(appended / Math.max(1, appends)).toFixed(1)} commands on average, ${(appendMs / Math.max(1, appends)).toFixed(2)} ms each (max ${after.appends.maxMs.toFixed(1)} ms); event loop delay p99 ${after.loopDelay.p99Ms.toFixed(1)} ms max ${after.loopDelay.maxMs.toFixed(1)} ms, rss ${after.rssMb} MB`);
+    const threads = Object.entries(after.threads)
+      .map(([name, ms]): [string, number] => [name, ms - (before.threads[name] ?? 0)])
+      .filter(([, ms]) => ms > 0)
+      .sort((a, b) => b[1] - a[1]);
+    if (threads.length > 0) console.log(`server threads (CPU us/order): ${threads.slice(0, 8).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
+    console.log(`projector: ${projectorBehind} log records behind at the end of the window, caught up ${(settle.ms / 1000).toFixed(1)} s later`);
+    console.log(`load generator: ${(clientCpuUs / orders.length).toFixed(0)} us/order CPU in this process (${(clientCpuUs / 10 / result.ms).toFixed(0)}% of one core)`);
+    for (const [reason, n] of [...result.refusals].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  refused ${n}x: ${reason}`);
+    console.log(`recovery (one core, ${sample.length} orders of this run, median of 3 rounds): native recover ${Math.round(nativeRecover)}/s, native hash + verify ${Math.round(nativeVerify)}/s, ethers verifyTypedData ${Math.round(ethersVerify)}/s; speedup ${(nativeRecover / ethersVerify).toFixed(1)}x (target ${TARGET.recoverSpeedup}x), full check ${(nativeVerify / ethersVerify).toFixed(1)}x`);
+    if (profileFile !== undefined) {
+      console.log(`profile of the server's main thread over the window: ${profileFile}`);
+      for (const line of summariseProfile(profileFile, orders.length)) console.log(line);
+    }
+
+    const refusedShare = result.rejected / orders.length;
+    const summary = {
+      bench: 'orders',
+      orders: orders.length,
+      ordersPerSec,
+      p50Ms,
+      p99Ms,
+      maxMs,
+      rejected: result.rejected,
+      matched: result.matched,
+      concurrency: CONCURRENCY,
+      wallets: WALLETS,
+      markets: markets.length,
+      windowSec: Number((result.ms / 1000).toFixed(2)),
+      recoverPerSec: Math.round(nativeRecover),
+      verifyPerSec: Math.round(nativeVerify),
+      ethersVerifyPerSec: Math.round(ethersVerify),
+      recoverSpeedup: Number((nativeRecover / ethersVerify).toFixed(1)),
+      verifySpeedup: Number((nativeVerify / ethersVerify).toFixed(1)),
+      serverCpuUsPerOrder: Math.round(serverCpuUs / orders.length),
+      serverMainThreadCpuUsPerOrder: Math.round((((after.threads['main (JS)'] ?? 0) - (before.threads['main (JS)'] ?? 0)) * 1000) / orders.length),
+      clientCpuUsPerOrder: Math.round(clientCpuUs / orders.length),
+      projectorCatchUpMs: Math.round(settle.ms),
+      commandsPerAppend: Number((appended / Math.max(1, appends)).toFixed(1)),
+      edge,
+      profiled: profileFile !== undefined,
+      loadAvg: load,
+      machine,
+      targetsMet: { ordersPerSec: ordersPerSec >= TARGET.ordersPerSec, p99Ms: p99Ms <= TARGET.p99Ms, recoverSpeedup: nativeRecover / ethersVerify >= TARGET.recoverSpeedup },
+    };
+    if (refusedShare > 0.01) {
+      console.error(`FAILED: ${result.rejected} of ${orders.length} orders (${(refusedShare * 100).toFixed(1)}%) were refused; more than 1% means the workload, not the server, is being measured`);
+      console.log(JSON.stringify({ ...summary, failed: 'more than 1% of orders refused' }));
+      process.exitCode = 1;
+      return;
+    }
+    console.log(JSON.stringify(summary));
+  } catch (error) {
+    if (server.child.exitCode === null) await server.stop();
+    throw error;
+  }
+}
+
+await main();
