@@ -30,6 +30,12 @@ export interface ProjectorOptions {
   readonly feeAccount: string;
   /** How long run() waits for new records before looking again (ms). */
   readonly idleMs?: number;
+  /**
+   * Least time (ms) between two commits while records keep arriving (default 0). Each commit costs a fixed
+   * number of ClickHouse inserts whatever its size, so under load fewer and larger commits cost far less; a
+   * reader waiting for a position (waitFor) cuts the pause short, so read-your-writes stays prompt.
+   */
+  readonly minIntervalMs?: number;
   /** Called after each committed batch. */
   readonly onBatch?: (from: number, to: number, rows: number) => void;
 }
@@ -49,6 +55,8 @@ export class Projector {
   private readonly prices: PriceHistoryBuilder;
   private waiters: { pos: number; resolve: () => void }[] = [];
   private wake: (() => void) | null = null;
+  /** Ends a pause between commits early: set while run() waits out minIntervalMs. */
+  private hurry: (() => void) | null = null;
 
   constructor(
     private readonly ch: ClickHouseClient,
@@ -187,7 +195,10 @@ export class Projector {
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       const done = await this.catchUp();
-      if (done > 0) continue;
+      if (done > 0) {
+        await this.pauseBetweenCommits(signal);
+        continue;
+      }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(finish, this.options.idleMs ?? 50);
         function finish(): void {
@@ -200,6 +211,23 @@ export class Projector {
       });
       this.wake = null;
     }
+  }
+
+  /** Waits out minIntervalMs after a commit, unless a reader is already waiting for more or run() stops. */
+  private async pauseBetweenCommits(signal: AbortSignal): Promise<void> {
+    const ms = this.options.minIntervalMs ?? 0;
+    if (ms <= 0 || this.waiters.length > 0 || signal.aborted) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(finish, ms);
+      function finish(): void {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', finish);
+        resolve();
+      }
+      this.hurry = finish;
+      signal.addEventListener('abort', finish);
+    });
+    this.hurry = null;
   }
 
   /** Tells a waiting run() that the log has grown (the engine host calls this after each durable batch). */
@@ -220,6 +248,7 @@ export class Projector {
         resolve();
       };
       this.waiters.push({ pos, resolve: done });
+      this.hurry?.();
     });
   }
 

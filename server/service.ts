@@ -78,7 +78,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const db = config.clickhouseDatabase;
   if (!ownsClickHouse) await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
 
-  const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, onBatch: (_f, to) => metrics.projectedTo(to) });
+  const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: config.projectionIntervalMs, onBatch: (_f, to) => metrics.projectedTo(to) });
   late.projector = projector;
   await projector.start();
   const projectorStop = new AbortController();

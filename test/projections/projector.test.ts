@@ -126,3 +126,27 @@ t.test('builder codes reach orders and both sides of fills', async (t) => {
   const tagged = await scalar(ch, `SELECT countIf(taker_builder = '${builderCode}' OR maker_builder = '${builderCode}') FROM ${db}.fills`);
   t.ok(builderFills === 0 || tagged > 0, `${tagged} of ${builderFills} fills attributed`);
 });
+
+t.test('minIntervalMs spaces commits while the log grows; a reader waiting for a position cuts the pause short', async (t) => {
+  const commands = sessionFor(405, 200);
+  const first = commands.length - 20;
+  t.ok(first > 20, 'a long enough session');
+  const session = await loggedSession(commands.slice(0, first));
+  const { ch, db } = await freshDatabase();
+  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, minIntervalMs: 60_000 });
+  await projector.start();
+  const controller = new AbortController();
+  const running = projector.run(controller.signal);
+  await projector.waitFor(first);
+  const later = commands.slice(first).map((command, i) => ({ pos: first + 1 + i, command, events: session.engine.apply(command) }));
+  await session.journal.append(later);
+  projector.notify();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.equal(projector.position, first, 'no commit during the pause, though the log grew');
+  const started = Date.now();
+  await projector.waitFor(commands.length, 10_000);
+  t.ok(Date.now() - started < 5_000, 'the waiting reader ended the pause');
+  t.equal(projector.position, commands.length);
+  controller.abort();
+  await running;
+});
