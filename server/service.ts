@@ -27,6 +27,7 @@ import { listenPublic } from './publicListener.js';
 import { surfaceRoutes } from './surfaceRoutes.js';
 import { ApiKeyRegistry, OrderHasher, loadMasterSecret } from '../auth/index.js';
 import { tradingRoutes } from '../api/trading/tradingRoutes.js';
+import { InlineSignatureChecker, WorkerSignatureChecker } from '../api/trading/signatureChecks.js';
 import { operatorRoutes } from '../api/operator/operatorRoutes.js';
 
 export interface ServiceHooks {
@@ -107,11 +108,13 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const master = await loadMasterSecret({ authSecret: config.authSecret, dataDir: config.dataDir });
   if (master.source === 'created') logger.info({ path: master.path }, 'created the master secret of API keys');
   const limiter = config.rateLimit ? new RateLimiter(RATE_WINDOWS) : undefined;
+  const signatures = config.signatureWorkers > 0 ? new WorkerSignatureChecker(config, config.signatureWorkers) : new InlineSignatureChecker(config);
   const trading = tradingRoutes({
     settings: config,
     host,
     registry: new ApiKeyRegistry(host.engine, master.key),
     hasher: new OrderHasher(config),
+    signatures,
     projection: projector,
     reads,
     limiter,
@@ -143,6 +146,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
       await listener.stop();
       listener.removeSocket();
       await http.drained();
+      await signatures.close();
       await catalog.close();
       await host.idle();
       await projector.catchUpTo(engineService.log, host.position).catch((error: unknown) => logger.error({ err: error }, 'projector catch-up at shutdown failed'));

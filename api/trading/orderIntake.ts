@@ -1,14 +1,15 @@
 // Everything POST /order checks before the engine sees an order, in this order (cheap checks first, the
 // signature recovery last): the body's shape, `owner` = the caller's API key, the signed order's fields,
 // `signer` = the key's address, the maker policy, the order's timestamp window, the optional conditionId,
-// then the EIP-712 signature. What comes out is the engine's PlaceOrder command. Every refusal is an
+// then the EIP-712 signature (hashed and recovered by deps.signatures, on a worker thread by default, while
+// the checks that need the order id wait for it). What comes out is the engine's PlaceOrder command. Every refusal is an
 // ApiError with the public CLOB's text (upstream-conventions §2.5).
 //
 // Maker policy: signature type 0 (EOA) needs maker = signer; types 1 (POLY_PROXY) and 2 (POLY_GNOSIS_SAFE)
 // need an authorisation of the signer by the maker that the operator registered (engine.signerAuthorized);
 // type 3 (ERC-1271) is refused (there is no chain to ask the contract).
 
-import { parseOrderPayload, verifyOrderSignature, ZERO_BYTES32, type SignedOrder } from '../../auth/index.js';
+import { parseOrderPayload, ZERO_BYTES32, type SignedOrder } from '../../auth/index.js';
 import { MAX_ORDER_AMOUNT, type OrderType, type PlaceOrder } from '../../engine/index.js';
 import { ApiError } from '../http/apiErrors.js';
 import type { Caller } from './authenticate.js';
@@ -43,7 +44,7 @@ function amount(value: bigint, name: string): number {
 }
 
 /** The checked PlaceOrder of one POST /order body (an element of POST /orders), or a thrown ApiError. */
-export function admitOrder(body: unknown, caller: Caller, deps: TradingDeps): PlaceOrderSubmission {
+export async function admitOrder(body: unknown, caller: Caller, deps: TradingDeps): Promise<PlaceOrderSubmission> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('the body must be a JSON object {order, owner, orderType}');
   const b = body as Readonly<Record<string, unknown>>;
   const type = orderType(b.orderType);
@@ -62,7 +63,15 @@ export function admitOrder(body: unknown, caller: Caller, deps: TradingDeps): Pl
   }
   const tokenId = order.tokenId.toString();
   const ref = deps.host.engine.marketOfToken(tokenId);
-  const orderId = deps.hasher.hash(order, ref?.market.params.negRisk ?? false);
+  const conditionId = (b.order as Readonly<Record<string, unknown>>).conditionId;
+  const hasConditionId = conditionId !== undefined && conditionId !== null && conditionId !== '';
+  if (hasConditionId && (typeof conditionId !== 'string' || !CONDITION_ID.test(conditionId))) throw invalid('conditionId must be 0x + 64 hex digits');
+  if (order.expiration > BigInt(Number.MAX_SAFE_INTEGER)) throw invalid('expiration is too large');
+  const makerAmount = amount(order.makerAmount, 'makerAmount');
+  const takerAmount = amount(order.takerAmount, 'takerAmount');
+  const verdict = await deps.signatures.check(order, ref?.market.params.negRisk ?? false);
+  if (verdict.orderId === '') throw invalid(verdict.detail);
+  const orderId = verdict.orderId;
   const nowMs = deps.clock();
   const windowMs = deps.settings.orderTimestampWindowSec * 1000;
   const timestamp = order.timestamp;
@@ -70,16 +79,10 @@ export function admitOrder(body: unknown, caller: Caller, deps: TradingDeps): Pl
     const offSec = Math.round((Number(timestamp) - nowMs) / 1000);
     throw new ApiError('order_timestamp', { id: orderId, detail: `(ms) is ${offSec} s from the server clock; it must be within ${deps.settings.orderTimestampWindowSec} s` });
   }
-  const conditionId = (b.order as Readonly<Record<string, unknown>>).conditionId;
-  if (conditionId !== undefined && conditionId !== null && conditionId !== '') {
-    if (typeof conditionId !== 'string' || !CONDITION_ID.test(conditionId)) throw invalid('conditionId must be 0x + 64 hex digits');
-    if (ref !== undefined && ref.market.conditionId.toLowerCase() !== conditionId.toLowerCase()) throw new ApiError('market_mismatch', { id: orderId, conditionId, tokenId });
+  if (hasConditionId && ref !== undefined && ref.market.conditionId.toLowerCase() !== String(conditionId).toLowerCase()) {
+    throw new ApiError('market_mismatch', { id: orderId, conditionId: String(conditionId), tokenId });
   }
-  if (order.expiration > BigInt(Number.MAX_SAFE_INTEGER)) throw invalid('expiration is too large');
-  const makerAmount = amount(order.makerAmount, 'makerAmount');
-  const takerAmount = amount(order.takerAmount, 'takerAmount');
-  const verified = verifyOrderSignature(order, orderId);
-  if (!verified.ok) throw invalid(verified.detail);
+  if (!verdict.ok) throw invalid(verdict.detail);
   return {
     type: 'PlaceOrder',
     orderId,

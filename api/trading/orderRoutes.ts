@@ -36,7 +36,7 @@ export function orderRoutes(deps: TradingDeps): RouteDef[] {
       response: ORDER_RESPONSE_SCHEMA, limits: ORDER_LIMITS, errors: ORDER_ERRORS,
       handler: async (req) => {
         const caller = requireL2(req, deps);
-        const command = admitOrder(jsonBody(req.rawBody), caller, deps);
+        const command = await admitOrder(jsonBody(req.rawBody), caller, deps);
         const result = placementResult(command.orderId, await deps.host.submit(command));
         if (result instanceof ApiError) throw result;
         return ok(result);
@@ -52,14 +52,16 @@ export function orderRoutes(deps: TradingDeps): RouteDef[] {
         if (!Array.isArray(body) || body.length === 0) throw new ApiError('invalid_order_payload', { detail: 'the body must be a non-empty JSON array of orders' });
         if (body.length > MAX_BATCH_ORDERS) throw new ApiError('too_many_orders', { count: body.length, max: MAX_BATCH_ORDERS });
         admitBatch(deps, caller, body.length);
-        const admitted = body.map((item): PlaceOrderSubmission | ApiError => {
-          try {
-            return admitOrder(item, caller, deps);
-          } catch (error) {
-            if (error instanceof ApiError) return error;
-            throw error;
-          }
-        });
+        const admitted = await Promise.all(
+          body.map(async (item): Promise<PlaceOrderSubmission | ApiError> => {
+            try {
+              return await admitOrder(item, caller, deps);
+            } catch (error) {
+              if (error instanceof ApiError) return error;
+              throw error;
+            }
+          }),
+        );
         const answers = await Promise.all(
           admitted.map(async (item): Promise<OrderResponse> => {
             if (item instanceof ApiError) return failedItem('', item);

@@ -6,6 +6,7 @@ import type { EngineHost } from '../../host/engineHost.js';
 import type { ApiKeyRegistry, OrderHasher } from '../../auth/index.js';
 import type { ReadContext } from '../../projections/readModel/index.js';
 import type { RateLimiter } from '../http/rateLimiter.js';
+import type { SignatureChecker } from './signatureChecks.js';
 
 export interface TradingSettings {
   readonly chainId: number;
@@ -25,7 +26,10 @@ export interface TradingDeps {
   readonly settings: TradingSettings;
   readonly host: EngineHost;
   readonly registry: ApiKeyRegistry;
+  /** The configured EIP-712 domains (chain id, exchange addresses). */
   readonly hasher: OrderHasher;
+  /** Order hashing and signature recovery, on worker threads or inline. */
+  readonly signatures: SignatureChecker;
   readonly projection: ProjectionProgress;
   readonly reads: ReadContext;
   /** The server's limiter, when rate limits are on: POST /orders counts each order of a batch. */

@@ -28,7 +28,8 @@ interface Message {
   readonly file?: string;
 }
 
-const parsed = parseConfig([], {});
+// PMX_* variables apply (e.g. PMX_SIGNATURE_WORKERS=0, PMX_PROJECTION_INTERVAL_MS=0); the settings below override them.
+const parsed = parseConfig([], process.env);
 if (parsed.kind !== 'config') throw new Error('bad default config');
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-orders-'));
 const headerEdge = (process.env.BENCH_HEADER_EDGE ?? String(parsed.config.headerEdge)) !== 'false';
