@@ -82,17 +82,22 @@ interface Incoming {
   readonly ip: string;
 }
 
-function readIncoming(res: HttpResponse, req: HttpRequest, method: Method, names: readonly string[], prefixLength: number, behindEdge: boolean): Incoming {
+/**
+ * Where the server's connections come from. `unix`: it has only ever listened on the edge's Unix socket, so
+ * every connection is the edge's and has no address (uWS reports an empty one); the address is then not read,
+ * since each read costs a native call and an ArrayBuffer (about 1.3 µs, measured).
+ */
+type Listening = 'none' | 'unix' | 'tcp' | 'both';
+
+function readIncoming(res: HttpResponse, req: HttpRequest, method: Method, names: readonly string[], prefixLength: number, listening: Listening): Incoming {
   const headers: Record<string, string> = {};
   req.forEach((key, value) => {
     headers[key] = value;
   });
   const params: Record<string, string> = {};
-  names.forEach((name, i) => {
-    params[name] = decodeURIComponentSafe(req.getParameter(i) ?? '');
-  });
+  for (let i = 0; i < names.length; i++) params[names[i] as string] = decodeURIComponentSafe(req.getParameter(i) ?? '');
   const url = req.getUrl();
-  const socketIp = Buffer.from(res.getRemoteAddressAsText()).toString();
+  const socketIp = listening === 'unix' ? '' : Buffer.from(res.getRemoteAddressAsText()).toString();
   return {
     method,
     path: url.slice(prefixLength) || '/',
@@ -100,7 +105,7 @@ function readIncoming(res: HttpResponse, req: HttpRequest, method: Method, names
     headers,
     params,
     // A TCP connection always has an address; an empty one is a Unix-socket connection, i.e. the edge.
-    ip: clientIpOf(headers, socketIp, behindEdge && socketIp === ''),
+    ip: clientIpOf(headers, socketIp, listening !== 'tcp' && listening !== 'none' && socketIp === ''),
   };
 }
 
@@ -120,7 +125,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   let inFlight = 0;
   let drainWaiters: (() => void)[] = [];
   let listenSocket: us_listen_socket | null = null;
-  let behindEdge = false;
+  let listening: Listening = 'none';
 
   /** Marks a request finished, once: it no longer counts as in flight. */
   const finish = (state: RequestState): void => {
@@ -299,7 +304,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   const register = (method: Method, pattern: string, names: readonly string[], prefixLength: number, choose: (inc: Incoming) => CompiledRoute): void => {
     const handler = (res: HttpResponse, req: HttpRequest): void => {
-      const inc = readIncoming(res, req, method, names, prefixLength, behindEdge);
+      const inc = readIncoming(res, req, method, names, prefixLength, listening);
       handle(res, choose(inc), inc);
     };
     if (method === 'GET') app.get(pattern, handler);
@@ -361,6 +366,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
             return;
           }
           listenSocket = socket;
+          listening = listening === 'none' || listening === 'tcp' ? 'tcp' : 'both';
           resolve(uws.us_socket_local_port(socket));
         });
       });
@@ -376,7 +382,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
             return;
           }
           listenSocket = socket;
-          behindEdge = true;
+          listening = listening === 'none' || listening === 'unix' ? 'unix' : 'both';
           resolve();
         }, path);
       });

@@ -1,19 +1,82 @@
 // The server side of `npm run bench:http`, run as a child process so the load generator does not share its
-// thread. `bare`: a uWS hello-world (the ceiling). `service`: the whole service on a temporary data
-// directory, with deep books on a demo market and a user holding positions in many markets; it prints
-// `READY {json}` with the port and what to query, and stops on SIGTERM.
+// thread. Argument 1 is the mode, argument 2 `edge` or `no-edge`:
+//   bare     a uWS hello-world (the ceiling): on a TCP port (no-edge), or on a Unix socket behind the header
+//            edge in the same process (edge), as the service deploys uWS by default;
+//   service  the whole service on a temporary data directory (headerEdge true or false), with deep books on
+//            a demo market and a user holding positions in many markets.
+// It prints `READY {json}` with the port and what to query, and stops on SIGTERM. Over its IPC channel it
+// answers {op: 'cpu', id}: CPU time used so far (µs), by the whole process and by its main thread, and
+// {op: 'profile', id, action: 'start' | 'stop', file}: the inspector's CPU profiler of its main thread,
+// written to `file` on stop (BENCH_CPU_PROF in httpBench.ts).
 
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import type { us_listen_socket } from 'uWebSockets.js';
 import { parseConfig } from '../../config/index.js';
 import type { Submission } from '../../host/engineHost.js';
+import { startHeaderEdge } from '../../api/http/headerEdge.js';
 import { loadUws } from '../../api/http/uwsLoader.js';
 import { startService } from '../../server/service.js';
 
 const mode = process.argv[2] ?? 'service';
+const edge = (process.argv[3] ?? 'edge') === 'edge';
 const USDC = 1_000_000;
+
+let session: Session | undefined;
+
+function post<T>(method: string, params: object = {}): Promise<T> {
+  return new Promise((resolve, reject) => {
+    session?.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T)));
+  });
+}
+
+interface Message {
+  readonly op: 'cpu' | 'profile';
+  readonly id: number;
+  readonly action?: 'start' | 'stop';
+  readonly file?: string;
+}
+
+/** CPU µs of the main thread (Linux /proc, clock ticks of 10 ms); undefined elsewhere. */
+function mainThreadCpuUs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+async function answer(m: Message): Promise<object> {
+  if (m.op === 'cpu') {
+    const used = process.cpuUsage();
+    return { processUs: used.user + used.system, mainUs: mainThreadCpuUs() };
+  }
+  if (m.action === 'start') {
+    session = new Session();
+    session.connect();
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 1000 });
+    await post('Profiler.start');
+    return {};
+  }
+  const { profile: taken } = await post<{ profile: object }>('Profiler.stop');
+  session?.disconnect();
+  session = undefined;
+  if (m.file !== undefined) writeFileSync(m.file, JSON.stringify(taken));
+  return { file: m.file };
+}
+
+process.on('message', (m: Message) => {
+  answer(m).then(
+    (reply) => process.send?.({ id: m.id, ...reply }),
+    (error: unknown) => process.send?.({ id: m.id, error: error instanceof Error ? error.message : String(error) }),
+  );
+});
 
 async function bare(): Promise<void> {
   const { uws } = loadUws(false);
@@ -21,16 +84,31 @@ async function bare(): Promise<void> {
   app.get('/*', (res) => {
     res.end('Hello World!');
   });
-  app.listen('127.0.0.1', 0, (socket) => {
-    if (socket === false) throw new Error('cannot listen');
+  if (!edge) {
+    const socket = await new Promise<us_listen_socket>((resolve, reject) => app.listen('127.0.0.1', 0, (s) => (s ? resolve(s) : reject(new Error('cannot listen')))));
     process.stdout.write(`READY ${JSON.stringify({ port: uws.us_socket_local_port(socket) })}\n`);
+    return;
+  }
+  // As the service runs it by default (server/publicListener.ts): uWS on a Unix socket, the edge on the port.
+  const dir = mkdtempSync(join(tmpdir(), 'bench-http-edge-'));
+  const path = join(dir, 'uws.sock');
+  const socket = await new Promise<us_listen_socket>((resolve, reject) => app.listen_unix((s: us_listen_socket | false) => (s ? resolve(s) : reject(new Error('cannot listen_unix'))), path));
+  const running = await startHeaderEdge({ host: '127.0.0.1', port: 0, upstream: { path } });
+  process.once('SIGTERM', () => {
+    void running.close().then(() => {
+      uws.us_listen_socket_close(socket);
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    });
   });
+  process.stdout.write(`READY ${JSON.stringify({ port: running.port })}\n`);
 }
 
 async function service(): Promise<void> {
   const parsed = parseConfig([], {});
   if (parsed.kind !== 'config') throw new Error('bad default config');
-  const config = { ...parsed.config, dataDir: mkdtempSync(join(tmpdir(), 'bench-http-')), httpPort: 0, rateLimit: false, logLevel: 'warn' as const };
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
+  const config = { ...parsed.config, dataDir, httpPort: 0, rateLimit: false, logLevel: 'warn' as const, headerEdge: edge };
   const running = await startService(config, pino({ level: 'warn' }));
   const host = running.engine;
   const markets = [...host.engine.markets()].filter((m) => m.status === 'active');
@@ -67,9 +145,12 @@ async function service(): Promise<void> {
   }
   await Promise.all(fills);
   await running.projector.waitFor(host.position, 60_000);
-  process.stdout.write(`READY ${JSON.stringify({ port: running.port, tokenId: first.tokenIds[0], user, markets: markets.length })}\n`);
+  process.stdout.write(`READY ${JSON.stringify({ port: running.port, edge: running.edge !== undefined, tokenId: first.tokenIds[0], user, markets: markets.length })}\n`);
   process.on('SIGTERM', () => {
-    void running.close().then(() => process.exit(0));
+    void running.close().then(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    });
   });
 }
 

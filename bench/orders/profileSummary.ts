@@ -34,7 +34,7 @@ const RULES: readonly Rule[] = [
   ['(idle)', (f) => f.functionName === '(idle)'],
   ['GC', (f) => f.functionName === '(garbage collector)'],
   ['(program: native, unattributed)', (f) => f.functionName === '(program)'],
-  ['(the bench harness: IPC, profiler)', inUrl('bench/orders/')],
+  ['(the bench harness: IPC, profiler)', inUrl('bench/orders/', 'bench/http/')],
   ['address checksum (ethers getAddress)', (f) => f.functionName === 'getAddress' && f.url.includes('ethers')],
   ['keccak (auth/keccak.ts)', inUrl('auth/keccak')],
   ['signature recovery (auth/recoverSigner.ts, libsecp256k1)', inUrl('auth/recoverSigner', 'secp256k1')],
@@ -63,7 +63,7 @@ function shortUrl(url: string): string {
   return at >= 0 ? url.slice(at + 1) : url;
 }
 
-export function summariseProfile(file: string, orders: number): string[] {
+export function summariseProfile(file: string, orders: number, unit = 'order'): string[] {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -94,10 +94,10 @@ export function summariseProfile(file: string, orders: number): string[] {
   }
 
   const busy = total - idle;
-  const perOrder = (us: number): string => (orders > 0 ? `${(us / orders).toFixed(1)} us/order` : '');
+  const perOrder = (us: number): string => (orders > 0 ? `${(us / orders).toFixed(1)} us/${unit}` : '');
   const lines = [
     `  sampled ${(total / 1000).toFixed(0)} ms: busy ${(busy / 1000).toFixed(0)} ms (${((busy / total) * 100).toFixed(0)}%) = ${perOrder(busy)} on the main thread`,
-    '  | cost centre | ms | us/order | % of busy |',
+    `  | cost centre | ms | us/${unit} | % of busy |`,
     '  |---|---|---|---|',
   ];
   for (const [label, us] of [...centres].sort((a, b) => b[1] - a[1])) {

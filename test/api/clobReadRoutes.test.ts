@@ -8,8 +8,10 @@ import { deepStrictEqual } from 'node:assert';
 import { createHash } from 'node:crypto';
 import t from 'tap';
 import { ApiError, errorBody } from '../../api/http/apiErrors.js';
-import type { Method, RouteDef } from '../../api/http/apiTypes.js';
+import type { Method, Reply, RouteDef } from '../../api/http/apiTypes.js';
 import { compileRoute, queryObject, validationError, type CompiledRoute } from '../../api/http/schemas.js';
+import { bookRoutes } from '../../api/clob/bookRoutes.js';
+import { bookSnapshot } from '../../api/clob/bookView.js';
 import { clobReadRoutes } from '../../api/clob/clobReadRoutes.js';
 import { PAGE_SIZE } from '../../api/clob/marketRoutes.js';
 import { indexedMarketOf, type IndexedMarket } from '../../catalog/marketIndex.js';
@@ -172,6 +174,31 @@ t.test('GET /book errors', async (t) => {
     t.same(await call('GET', '/book', { query }), { status: 400, body: { error: 'Invalid token id' } }, query);
   }
   t.same(await call('GET', '/book', { query: 'token_id=999' }), { status: 404, body: { error: 'No orderbook exists for the requested token id' } });
+});
+
+t.test('GET /book from its cache: the bytes the schema serialiser writes, the snapshot of the moment, new after a command or a millisecond', async (t) => {
+  const own = buildEngine();
+  let now = NOW;
+  const route = compileRoute(bookRoutes({ engine: own, clock: () => now }).find((r) => r.path === '/book') as RouteDef);
+  const get = async (tokenId: string): Promise<Reply> =>
+    route.def.handler({ method: 'GET', path: '/book', params: {}, query: { token_id: tokenId }, rawQuery: new URLSearchParams(), body: undefined, rawBody: '', headers: {}, ip: '127.0.0.1', receivedAt: now });
+  const check = async (label: string): Promise<void> => {
+    for (const token of [A0, A1, B0, D1]) {
+      const reply = await get(token);
+      t.equal(reply.encoded, route.stringify(reply.body), `${label} ${token}: the cached body is the serialiser's`);
+      t.equal(reply.encoded, JSON.stringify(reply.body), `${label} ${token}: compact JSON`);
+      t.strictSame(reply.body, bookSnapshot(own, token, now), `${label} ${token}: the snapshot of now`);
+    }
+  };
+  await check('first read');
+  const first = await get(A0);
+  t.equal(await get(A0), first, 'the same millisecond and no command: the same reply');
+  now += 1;
+  await check('next millisecond');
+  t.not((await get(A0)).encoded, first.encoded, 'a new timestamp and hash');
+  applyAll(own, [buy('0xb9', '0x' + '6'.repeat(40), A0, 4, 0.5)]);
+  await check('after a command');
+  t.match((await get(A0)).body, { bids: [{ price: '0.4' }, { price: '0.45' }, { price: '0.47' }, { price: '0.5', size: '4' }] });
 });
 
 t.test('POST /books: known tokens in request order, without repeats', async (t) => {
