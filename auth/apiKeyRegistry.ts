@@ -21,12 +21,15 @@ export interface ApiKeyInfo extends L2Credentials {
   readonly nonce: string;
 }
 
-/** Most derived secrets kept (a key's entry is only ever used after the engine says the key is live). */
-const SECRET_CACHE_SIZE = 100_000;
+/** Most keys whose lookups are kept (an entry is only ever used after the engine says its key is live). */
+const CACHE_SIZE = 100_000;
 
 export class ApiKeyRegistry {
-  /** Derived secrets by API key: deriving costs two HMACs per request otherwise. */
-  private readonly secrets = new Map<string, { secret: string; passphrase: string }>();
+  /**
+   * What a lookup answers, by API key: a key's owner never changes (a deleted key never comes back), so its
+   * checksummed address and derived secrets are computed once instead of on every request.
+   */
+  private readonly known = new Map<string, ApiKeyInfo>();
 
   constructor(
     private readonly source: ApiKeySource,
@@ -37,13 +40,13 @@ export class ApiKeyRegistry {
   lookup(apiKey: string): ApiKeyInfo | undefined {
     const owner = this.source.apiKey(apiKey);
     if (owner === undefined) return undefined;
-    let secrets = this.secrets.get(apiKey);
-    if (secrets === undefined) {
-      if (this.secrets.size >= SECRET_CACHE_SIZE) this.secrets.clear();
-      secrets = deriveSecrets(this.master, apiKey);
-      this.secrets.set(apiKey, secrets);
+    let info = this.known.get(apiKey);
+    if (info === undefined) {
+      if (this.known.size >= CACHE_SIZE) this.known.clear();
+      info = { apiKey, address: checksumAddress(owner.address), nonce: owner.nonce, ...deriveSecrets(this.master, apiKey) };
+      this.known.set(apiKey, info);
     }
-    return { apiKey, address: checksumAddress(owner.address), nonce: owner.nonce, ...secrets };
+    return info;
   }
 
   /** The live keys of an address (any case), oldest first: GET /auth/api-keys. */

@@ -53,6 +53,7 @@ import { parseConfig } from '../config/index.js';
 import { ORDER_TYPES, OrderHasher, orderDomain, orderMessage, parseOrderPayload, recoverSigner, verifyOrderSignature, type SignedOrder } from '../auth/index.js';
 import { Trader, ZERO_BYTES32, type WireOrder } from '../test/support/tradingClient.js';
 import { Rng } from './prng.js';
+import { opsPerSecond } from './opsRate.js';
 import { summariseProfile } from './orders/profileSummary.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 40_000);
@@ -356,23 +357,9 @@ interface Sample {
   readonly signer: string;
 }
 
-/** Runs `one` over the samples for about RECOVER_SECONDS (after a short warm-up) and returns operations per second. */
+/** Operations per second of `one` over the samples (bench/opsRate.ts). */
 function rate(list: readonly Sample[], one: (s: Sample) => boolean): number {
-  const run = (ms: number): { ops: number; ms: number } => {
-    const start = performance.now();
-    let ops = 0;
-    while (performance.now() - start < ms) {
-      for (let i = 0; i < 16; i++) {
-        const s = list[ops % list.length] as Sample;
-        if (!one(s)) throw new Error(`wrong recovery for an order of ${s.signer}`);
-        ops += 1;
-      }
-    }
-    return { ops, ms: performance.now() - start };
-  };
-  run(Math.min(300, RECOVER_SECONDS * 200));
-  const { ops, ms } = run(RECOVER_SECONDS * 1000);
-  return (ops / ms) * 1000;
+  return opsPerSecond(list, RECOVER_SECONDS, one, (s) => `an order of ${s.signer}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------

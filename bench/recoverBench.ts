@@ -14,6 +14,7 @@
 
 import { Wallet, getBytes, recoverAddress, verifyTypedData } from 'ethers';
 import { ORDER_TYPES, OrderHasher, orderDomain, orderMessage, parseOrderPayload, recoverSigner, recoverSignerFromHex, type SignedOrder } from '../auth/index.js';
+import { opsPerSecond } from './opsRate.js';
 
 const SECONDS = Number(process.env.BENCH_RECOVER_SECONDS ?? 1.5);
 const WALLETS = 32;
@@ -47,23 +48,9 @@ async function samples(): Promise<Sample[]> {
   return out;
 }
 
-/** Runs `one` over the samples for about SECONDS (after a short warm-up) and returns operations per second. */
+/** Operations per second of `one` over the samples (bench/opsRate.ts). */
 function rate(list: readonly Sample[], one: (s: Sample) => boolean): number {
-  const run = (ms: number): { ops: number; ms: number } => {
-    const start = performance.now();
-    let ops = 0;
-    while (performance.now() - start < ms) {
-      for (let i = 0; i < 16; i++) {
-        const s = list[ops % list.length] as Sample;
-        if (!one(s)) throw new Error(`wrong recovery for order ${s.id}`);
-        ops += 1;
-      }
-    }
-    return { ops, ms: performance.now() - start };
-  };
-  run(Math.min(300, SECONDS * 200));
-  const { ops, ms } = run(SECONDS * 1000);
-  return (ops / ms) * 1000;
+  return opsPerSecond(list, SECONDS, one, (s) => `order ${s.id}`);
 }
 
 async function main(): Promise<void> {

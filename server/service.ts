@@ -25,7 +25,7 @@ import { serviceRoutes } from './serviceRoutes.js';
 import { ServiceMetrics } from './metrics.js';
 import { listenPublic } from './publicListener.js';
 import { surfaceRoutes } from './surfaceRoutes.js';
-import { ApiKeyRegistry, OrderHasher, loadMasterSecret } from '../auth/index.js';
+import { ApiKeyRegistry, loadMasterSecret } from '../auth/index.js';
 import { tradingRoutes } from '../api/trading/tradingRoutes.js';
 import { InlineSignatureChecker, WorkerSignatureChecker } from '../api/trading/signatureChecks.js';
 import { operatorRoutes } from '../api/operator/operatorRoutes.js';
@@ -113,7 +113,6 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     settings: config,
     host,
     registry: new ApiKeyRegistry(host.engine, master.key),
-    hasher: new OrderHasher(config),
     signatures,
     projection: projector,
     reads,

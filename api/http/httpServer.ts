@@ -17,7 +17,7 @@ import { ApiError, errorBody } from './apiErrors.js';
 import { clientIpOf } from './headerEdge.js';
 import type { ApiRequest, Method, Reply, RouteDef, Surface } from './apiTypes.js';
 import type { IpAllowlist } from './ipAllowlist.js';
-import type { RateLimiter } from './rateLimiter.js';
+import { apiKeyRateKey, type RateLimiter } from './rateLimiter.js';
 import type { RootRule } from './rootRules.js';
 import { compileRoute, queryObject, unknownParam, validationError, type CompiledRoute } from './schemas.js';
 import type { UwsModule } from './uwsLoader.js';
@@ -406,7 +406,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
  */
 function callerKey(inc: Incoming): string {
   const apiKey = inc.headers['svc-api-key'] ?? inc.headers['poly-api-key'];
-  return apiKey !== undefined && apiKey !== '' ? `key:${apiKey}` : `ip:${inc.ip}`;
+  return apiKey !== undefined && apiKey !== '' ? apiKeyRateKey(apiKey) : `ip:${inc.ip}`;
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {

@@ -20,6 +20,11 @@ export interface Admission {
   readonly window?: string;
 }
 
+/** The limiter key of requests that name an API key (others count per client IP, `ip:<address>`). */
+export function apiKeyRateKey(apiKey: string): string {
+  return `key:${apiKey}`;
+}
+
 const ADMITTED: Admission = { ok: true, retryAfterSec: 0 };
 
 export class RateLimiter {

@@ -11,12 +11,12 @@
 
 import { Ajv, type ValidateFunction } from 'ajv';
 import { LOT, MAX_BALANCE, MAX_ORDER_AMOUNT, PRICE_ONE, UNIT, formatUnits, isValidTick } from '../../engine/index.js';
-import { ApiError, badRequest } from '../http/apiErrors.js';
+import { badRequest } from '../http/apiErrors.js';
 import type { JsonSchema } from '../http/apiTypes.js';
 import { validationError } from '../http/schemas.js';
+import { conditionIdOf } from '../clob/clobInputs.js';
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
 const TOKEN_ID = /^(0|[1-9][0-9]{0,77})$/;
 const UINT256_LIMIT = 2n ** 256n;
 /** At most 16 integer digits, so the value is checked against its limit as a bigint before it is a number. */
@@ -47,8 +47,7 @@ export function address(value: string, name: string): string {
 }
 
 export function conditionId(value: string): string {
-  if (!CONDITION_ID.test(value)) throw new ApiError('invalid_market');
-  return value.toLowerCase();
+  return conditionIdOf(value).toLowerCase();
 }
 
 export function tokenId(value: string, name: string): string {

@@ -17,9 +17,9 @@ export function given(query: Readonly<Record<string, unknown>>, name: string): s
   return String(value);
 }
 
-/** An order id (0x + 64 hex); 400 `Invalid orderID` otherwise. */
-export function orderIdOf(value: string | undefined): string {
-  if (value === undefined || !ORDER_ID.test(value)) throw new ApiError('invalid_order_id');
+/** An order id (0x + 64 hex), lower-cased; 400 `Invalid orderID` otherwise. */
+export function orderIdOf(value: unknown): string {
+  if (typeof value !== 'string' || !ORDER_ID.test(value)) throw new ApiError('invalid_order_id');
   return value.toLowerCase();
 }
 

@@ -52,7 +52,7 @@ function balanceOf(deps: TradingDeps, caller: Caller, q: Readonly<Record<string,
 }
 
 export function balanceRoutes(deps: TradingDeps): RouteDef[] {
-  const { exchangeAddress, negRiskExchangeAddress } = deps.hasher.config;
+  const { exchangeAddress, negRiskExchangeAddress } = deps.settings;
   const allowances = { [exchangeAddress]: MAX_ALLOWANCE, [negRiskExchangeAddress]: MAX_ALLOWANCE };
   const handler = (req: ApiRequest) => {
     const caller = requireL2(req, deps);

@@ -7,6 +7,8 @@
 import type { EngineEvent } from '../../engine/index.js';
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type RouteDef } from '../http/apiTypes.js';
+import { CONDITION_ID } from '../http/rootRules.js';
+import { orderIdOf } from './accountInputs.js';
 import { requireL2, type Caller } from './authenticate.js';
 import { refusalOf } from './engineReplies.js';
 import { jsonBody } from './jsonBody.js';
@@ -15,8 +17,6 @@ import type { TradingDeps } from './tradingDeps.js';
 /** Most ids in one DELETE /orders (upstream's limit). */
 export const MAX_CANCEL_IDS = 1000;
 
-const ORDER_ID = /^0x[0-9a-fA-F]{64}$/;
-const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
 const TOKEN_ID = /^[0-9]{1,80}$/;
 const CANCEL_LIMITS = ['trade:cancel:burst', 'trade:cancel:sustained'] as const;
 const CANCEL_ERRORS = ['invalid_order_id', 'invalid_order_payload', 'too_many_orders', 'unauthorized', 'rate_limited', 'unavailable'] as const;
@@ -51,11 +51,6 @@ function merge(answers: readonly CancelAnswer[]): CancelAnswer {
     Object.assign(out.not_canceled, a.not_canceled);
   }
   return out;
-}
-
-function orderId(value: unknown): string {
-  if (typeof value !== 'string' || !ORDER_ID.test(value)) throw new ApiError('invalid_order_id');
-  return value.toLowerCase();
 }
 
 export function cancelRoutes(deps: TradingDeps): RouteDef[] {
@@ -98,7 +93,7 @@ export function cancelRoutes(deps: TradingDeps): RouteDef[] {
         const body = jsonBody(req.rawBody);
         if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_order_payload', { detail: 'the body must be {"orderID": "0x..."}' });
         const b = body as Readonly<Record<string, unknown>>;
-        return ok(await cancelIds([orderId(b.orderID ?? b.orderId)], caller));
+        return ok(await cancelIds([orderIdOf(b.orderID ?? b.orderId)], caller));
       },
     },
     {
@@ -109,7 +104,7 @@ export function cancelRoutes(deps: TradingDeps): RouteDef[] {
         const body = jsonBody(req.rawBody);
         if (!Array.isArray(body)) throw new ApiError('invalid_order_payload', { detail: 'the body must be a JSON array of order ids' });
         if (body.length > MAX_CANCEL_IDS) throw new ApiError('too_many_orders', { count: body.length, max: MAX_CANCEL_IDS });
-        const ids = [...new Set(body.map(orderId))];
+        const ids = [...new Set(body.map(orderIdOf))];
         return ok(ids.length === 0 ? { canceled: [], not_canceled: {} } : await cancelIds(ids, caller));
       },
     },

@@ -12,13 +12,13 @@
 import { parseOrderPayload, ZERO_BYTES32, type SignedOrder } from '../../auth/index.js';
 import { MAX_ORDER_AMOUNT, type OrderType, type PlaceOrder } from '../../engine/index.js';
 import { ApiError } from '../http/apiErrors.js';
+import { CONDITION_ID } from '../http/rootRules.js';
 import type { Caller } from './authenticate.js';
 import type { TradingDeps } from './tradingDeps.js';
 
 export type PlaceOrderSubmission = Omit<PlaceOrder, 'time'>;
 
 const ORDER_TYPES: readonly OrderType[] = ['GTC', 'GTD', 'FOK', 'FAK'];
-const CONDITION_ID = /^0x[0-9a-fA-F]{64}$/;
 
 function invalid(detail: string): ApiError {
   return new ApiError('invalid_order_payload', { detail });

@@ -6,6 +6,7 @@
 
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type RouteDef } from '../http/apiTypes.js';
+import { apiKeyRateKey } from '../http/rateLimiter.js';
 import { requireL2, type Caller } from './authenticate.js';
 import { jsonBody } from './jsonBody.js';
 import { admitOrder, type PlaceOrderSubmission } from './orderIntake.js';
@@ -24,7 +25,7 @@ const ORDER_ERRORS = [
 /** Counts the orders of a batch beyond the first (which the route's admission counted) against the trade windows. */
 function admitBatch(deps: TradingDeps, caller: Caller, count: number): void {
   if (deps.limiter === undefined || count <= 1) return;
-  const admission = deps.limiter.admit(ORDER_LIMITS, `key:${caller.apiKey}`, deps.clock(), count - 1);
+  const admission = deps.limiter.admit(ORDER_LIMITS, apiKeyRateKey(caller.apiKey), deps.clock(), count - 1);
   if (!admission.ok) throw new ApiError('rate_limited', {}, { 'retry-after': String(admission.retryAfterSec) });
 }
 

@@ -1,15 +1,15 @@
 // What the trading routes (api/trading/) read and write: the engine host (commands go through the log), the
-// API key registry over the engine's key table, the order hasher in the configured domains, the projector
+// API key registry over the engine's key table, the signature checker, the projector
 // (account reads wait until it has caught up with what this process acknowledged) and the read model.
 
 import type { EngineHost } from '../../host/engineHost.js';
-import type { ApiKeyRegistry, OrderHasher } from '../../auth/index.js';
+import type { ApiKeyRegistry, OrderDomainConfig } from '../../auth/index.js';
 import type { ReadContext } from '../../projections/readModel/index.js';
 import type { RateLimiter } from '../http/rateLimiter.js';
 import type { SignatureChecker } from './signatureChecks.js';
 
-export interface TradingSettings {
-  readonly chainId: number;
+/** The chain id of L1 signatures and the EIP-712 order domains (balance-allowance names the exchanges). */
+export interface TradingSettings extends OrderDomainConfig {
   /** Largest difference, either way, between an L1/L2 timestamp header and the server clock (s). */
   readonly authFreshnessSec: number;
   /** Largest difference, either way, between a signed order's `timestamp` and the server clock (s). */
@@ -26,8 +26,6 @@ export interface TradingDeps {
   readonly settings: TradingSettings;
   readonly host: EngineHost;
   readonly registry: ApiKeyRegistry;
-  /** The configured EIP-712 domains (chain id, exchange addresses). */
-  readonly hasher: OrderHasher;
   /** Order hashing and signature recovery, on worker threads or inline. */
   readonly signatures: SignatureChecker;
   readonly projection: ProjectionProgress;

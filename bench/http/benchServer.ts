@@ -9,8 +9,7 @@
 // {op: 'profile', id, action: 'start' | 'stop', file}: the inspector's CPU profiler of its main thread,
 // written to `file` on stop (BENCH_CPU_PROF in httpBench.ts).
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -20,18 +19,11 @@ import type { Submission } from '../../host/engineHost.js';
 import { startHeaderEdge } from '../../api/http/headerEdge.js';
 import { loadUws } from '../../api/http/uwsLoader.js';
 import { startService } from '../../server/service.js';
+import { mainThreadCpuUs, startCpuProfile, stopCpuProfile } from '../processProbe.js';
 
 const mode = process.argv[2] ?? 'service';
 const edge = (process.argv[3] ?? 'edge') === 'edge';
 const USDC = 1_000_000;
-
-let session: Session | undefined;
-
-function post<T>(method: string, params: object = {}): Promise<T> {
-  return new Promise((resolve, reject) => {
-    session?.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T)));
-  });
-}
 
 interface Message {
   readonly op: 'cpu' | 'profile';
@@ -40,35 +32,16 @@ interface Message {
   readonly file?: string;
 }
 
-/** CPU µs of the main thread (Linux /proc, clock ticks of 10 ms); undefined elsewhere. */
-function mainThreadCpuUs(): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return undefined;
-  }
-}
-
 async function answer(m: Message): Promise<object> {
   if (m.op === 'cpu') {
     const used = process.cpuUsage();
     return { processUs: used.user + used.system, mainUs: mainThreadCpuUs() };
   }
   if (m.action === 'start') {
-    session = new Session();
-    session.connect();
-    await post('Profiler.enable');
-    await post('Profiler.setSamplingInterval', { interval: 1000 });
-    await post('Profiler.start');
+    await startCpuProfile();
     return {};
   }
-  const { profile: taken } = await post<{ profile: object }>('Profiler.stop');
-  session?.disconnect();
-  session = undefined;
-  if (m.file !== undefined) writeFileSync(m.file, JSON.stringify(taken));
-  return { file: m.file };
+  return stopCpuProfile(m.file);
 }
 
 process.on('message', (m: Message) => {

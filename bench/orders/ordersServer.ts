@@ -12,14 +12,14 @@
 // Every answer is {id, ...}. SIGTERM closes the service gracefully and removes the data directory.
 
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { Session } from 'node:inspector';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { parseConfig } from '../../config/index.js';
 import { startService } from '../../server/service.js';
+import { startCpuProfile, stopCpuProfile, threadCpuMs } from '../processProbe.js';
 
 interface Message {
   readonly op: 'cpu' | 'profile' | 'settle';
@@ -68,32 +68,8 @@ log.append = async (records) => {
   }
 };
 
-/** CPU ms per thread name (Linux /proc; clock ticks of 10 ms), so the parent can tell the main thread from chDB's and libuv's. */
-function threadCpu(): Record<string, number> {
-  const out: Record<string, number> = {};
-  try {
-    for (const tid of readdirSync('/proc/self/task')) {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const name = tid === String(process.pid) ? 'main (JS)' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10;
-    }
-  } catch {
-    // not Linux: no per-thread figures
-  }
-  return out;
-}
-
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 loopDelay.enable();
-let session: Session | undefined;
-
-function post<T>(method: string, params: object = {}): Promise<T> {
-  return new Promise((resolve, reject) => {
-    session?.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T)));
-  });
-}
-
 async function handle(m: Message): Promise<object> {
   switch (m.op) {
     case 'cpu': {
@@ -101,22 +77,14 @@ async function handle(m: Message): Promise<object> {
       loopDelay.reset();
       const appends = { ...appendStats };
       appendStats.maxMs = 0;
-      return { threads: threadCpu(), appends, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
+      return { threads: threadCpuMs(), appends, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
     }
     case 'profile': {
       if (m.action === 'start') {
-        session = new Session();
-        session.connect();
-        await post('Profiler.enable');
-        await post('Profiler.setSamplingInterval', { interval: 1000 });
-        await post('Profiler.start');
+        await startCpuProfile();
         return {};
       }
-      const { profile } = await post<{ profile: object }>('Profiler.stop');
-      session?.disconnect();
-      session = undefined;
-      if (m.file !== undefined) writeFileSync(m.file, JSON.stringify(profile));
-      return { file: m.file };
+      return stopCpuProfile(m.file);
     }
     case 'settle': {
       const started = performance.now();

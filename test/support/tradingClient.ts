@@ -4,15 +4,18 @@
 // 'hyphen'.
 
 import { Wallet, getAddress } from 'ethers';
-import { CLOB_AUTH_MESSAGE, CLOB_AUTH_TYPES, ORDER_TYPES, orderDomain, signL2, type OrderDomainConfig } from '../../auth/index.js';
+import { CLOB_AUTH_MESSAGE, CLOB_AUTH_TYPES, ORDER_TYPES, ZERO_BYTES32, orderDomain, signL2, type OrderDomainConfig } from '../../auth/index.js';
+import type { Engine } from '../../engine/index.js';
+import { DOMAINS } from '../auth/fixtures.js';
 
-export const TEST_DOMAINS: OrderDomainConfig = {
-  chainId: 137,
-  exchangeAddress: '0xE111180000d2663C0091e4f400237545B87B996B',
-  negRiskExchangeAddress: '0xe2222d279d744050d28e00520010520000310F59',
-};
+/** The service's default chain and exchanges (the public CLOB's on Polygon). */
+export const TEST_DOMAINS: OrderDomainConfig = DOMAINS;
+export { ZERO_BYTES32 };
 
-export const ZERO_BYTES32 = '0x' + '00'.repeat(32);
+/** An account's balances (collateral and tokens) as comparable text, for "nothing moved" checks. */
+export function balancesText(engine: Engine, account: string): string {
+  return JSON.stringify(engine.balances(account), (_k, v: unknown) => (v instanceof Map ? [...v] : v));
+}
 
 export interface Credentials {
   apiKey: string;

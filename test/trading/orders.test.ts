@@ -6,7 +6,7 @@ import { Wallet } from 'ethers';
 import type { Market } from '../../engine/market.js';
 import { units } from '../engine/scenario.js';
 import { startTestService } from '../support/serviceFixture.js';
-import { Trader, type Answer } from '../support/tradingClient.js';
+import { Trader, balancesText, type Answer } from '../support/tradingClient.js';
 
 const svc = await startTestService();
 t.teardown(() => svc.close());
@@ -185,10 +185,10 @@ t.test('security: each refusal has its status and leaves the state unchanged', a
   const ok = await trader.postOrder(order);
   tt.equal(ok.status, 200, 'the untampered order is accepted');
   // The engine refuses a replay itself: its refusal is logged (the sequence advances), funds and books do not move.
-  const balances = JSON.stringify(engine.balances(trader.account), (_k, v: unknown) => (v instanceof Map ? [...v] : v));
+  const balances = balancesText(engine, trader.account);
   const open = engine.openOrders(trader.account).length;
   const replay = await trader.postOrder(order);
   tt.same([replay.status, replay.body], [400, { error: `order ${(ok.body as { orderID: string }).orderID} is invalid. Duplicated.` }], 'replayed order refused');
-  tt.equal(JSON.stringify(engine.balances(trader.account), (_k, v: unknown) => (v instanceof Map ? [...v] : v)), balances, 'replay: balances unchanged');
+  tt.equal(balancesText(engine, trader.account), balances, 'replay: balances unchanged');
   tt.equal(engine.openOrders(trader.account).length, open, 'replay: open orders unchanged');
 });

@@ -9,7 +9,7 @@ import { Wallet } from 'ethers';
 import type { Market } from '../../engine/market.js';
 import { units } from '../engine/scenario.js';
 import { startTestService } from '../support/serviceFixture.js';
-import { Trader } from '../support/tradingClient.js';
+import { Trader, balancesText } from '../support/tradingClient.js';
 import { checkSignedOrder, OrderHasher } from '../../auth/index.js';
 
 const svc = await startTestService();
@@ -37,7 +37,7 @@ const bodyArb = fc.oneof(
 );
 
 function ledger(): string {
-  return JSON.stringify(engine.balances(trader.account), (_k, v: unknown) => (v instanceof Map ? [...v] : v)) + engine.openOrders(trader.account).length;
+  return balancesText(engine, trader.account) + engine.openOrders(trader.account).length;
 }
 
 const writes: readonly ['POST' | 'DELETE', string][] = [['POST', '/order'], ['POST', '/orders'], ['DELETE', '/order'], ['DELETE', '/orders'], ['DELETE', '/cancel-market-orders'], ['POST', '/split'], ['POST', '/merge'], ['POST', '/redeem']];

@@ -1,0 +1,61 @@
+// What a benchmark's server child reports about itself: CPU time per thread (Linux /proc, clock ticks of
+// 10 ms) and the inspector's CPU profile of its main thread. Used by the servers of bench:http and
+// bench:orders over their IPC channels.
+
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+
+function ticksOf(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** CPU µs of the main thread; undefined where /proc is missing. */
+export function mainThreadCpuUs(): number | undefined {
+  try {
+    return ticksOf(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ms by thread name ('main (JS)' for the main thread; numbered pool threads summed); {} without /proc. */
+export function threadCpuMs(): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = tid === String(process.pid) ? 'main (JS)' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '');
+      out[name] = (out[name] ?? 0) + ticksOf(stat) * 10;
+    }
+  } catch {
+    // not Linux: no per-thread figures
+  }
+  return out;
+}
+
+let session: Session | undefined;
+
+function post<T>(method: string, params: object = {}): Promise<T> {
+  return new Promise((resolve, reject) => {
+    session?.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T)));
+  });
+}
+
+/** Starts the main thread's CPU profiler, sampling every millisecond (finer sampling slows the server). */
+export async function startCpuProfile(): Promise<void> {
+  session = new Session();
+  session.connect();
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 1000 });
+  await post('Profiler.start');
+}
+
+/** Stops the profiler and writes the profile to `file`, when given. */
+export async function stopCpuProfile(file: string | undefined): Promise<{ file?: string }> {
+  const { profile } = await post<{ profile: object }>('Profiler.stop');
+  session?.disconnect();
+  session = undefined;
+  if (file !== undefined) writeFileSync(file, JSON.stringify(profile));
+  return { file };
+}
