@@ -16,6 +16,26 @@ function normalName(name: string): string {
   return name.toLowerCase().replace(/-/g, '_');
 }
 
+/** Could `name` be one of ours: it starts with `poly` or `svc`, any case (most headers do not; skipped cheaply). */
+function mayBeAuth(name: string): boolean {
+  const c = name.charCodeAt(0) | 0x20;
+  return c === 0x70 /* p */ || c === 0x73 /* s */;
+}
+
+/** Normal header name -> suffix, per list of suffixes (the callers pass constant lists). */
+const wantedBySuffixes = new WeakMap<readonly string[], ReadonlyMap<string, string>>();
+
+function wantedOf<S extends string>(suffixes: readonly S[]): ReadonlyMap<string, S> {
+  let wanted = wantedBySuffixes.get(suffixes);
+  if (wanted === undefined) {
+    const map = new Map<string, S>();
+    for (const suffix of suffixes) for (const prefix of PREFIXES) map.set(prefix + suffix, suffix);
+    wanted = map;
+    wantedBySuffixes.set(suffixes, wanted);
+  }
+  return wanted as ReadonlyMap<string, S>;
+}
+
 function single(value: string | readonly string[] | undefined): string | undefined | null {
   if (value === undefined || typeof value === 'string') return value;
   const distinct = new Set(value);
@@ -28,10 +48,10 @@ function single(value: string | readonly string[] | undefined): string | undefin
  * of the caller's failures.
  */
 export function readAuthHeaders<S extends string>(headers: HeaderBag, suffixes: readonly S[], error: string): AuthResult<Record<S, string | undefined>> {
-  const wanted = new Map<string, S>();
-  for (const suffix of suffixes) for (const prefix of PREFIXES) wanted.set(prefix + suffix, suffix);
+  const wanted = wantedOf(suffixes);
   const found = new Map<S, { name: string; value: string }>();
   for (const name of Object.keys(headers)) {
+    if (!mayBeAuth(name)) continue;
     const suffix = wanted.get(normalName(name));
     if (suffix === undefined) continue;
     const value = single(headers[name]);

@@ -55,9 +55,11 @@ export function clobAuthDigest(chainId: number, address: string, timestamp: stri
   });
 }
 
+const L1_SUFFIXES = ['address', 'signature', 'timestamp', 'nonce'] as const;
+
 /** Verifies L1 headers. Never throws; every failure has `error` = `Invalid L1 Request headers`. */
 export function verifyL1Headers(headers: HeaderBag, options: L1Options): AuthResult<L1Identity> {
-  const read = readAuthHeaders(headers, ['address', 'signature', 'timestamp', 'nonce'] as const, INVALID_L1_HEADERS);
+  const read = readAuthHeaders(headers, L1_SUFFIXES, INVALID_L1_HEADERS);
   if (!read.ok) return read;
   const { address, signature, timestamp, nonce = '0' } = read.value;
   if (address === undefined) return failed(INVALID_L1_HEADERS, 'missing header POLY_ADDRESS');

@@ -19,9 +19,19 @@ export function keccak256(data: Uint8Array): Buffer {
   return createHash('keccak256').update(bytes).digest();
 }
 
+/**
+ * Checksummed forms already computed, keyed by the lowercase address. Every authenticated request and every
+ * order checksums an address or two, and a trader sends many: hashing each time cost ~10 µs (the binding
+ * allocates a hasher per call) on the request thread. Bounded: emptied when it reaches its size.
+ */
+const CHECKSUM_CACHE_SIZE = 65_536;
+const checksummed = new Map<string, string>();
+
 /** The EIP-55 mixed-case form of a `0x` + 40 hex address given in any case (the caller checks the shape). */
 export function checksumAddress(address: string): string {
   const lower = address.toLowerCase().slice(2);
+  const known = checksummed.get(lower);
+  if (known !== undefined) return known;
   const hash = createHash('keccak256').update(lower, 'latin1').digest();
   let out = '0x';
   for (let i = 0; i < 40; i++) {
@@ -29,5 +39,7 @@ export function checksumAddress(address: string): string {
     const nibble = ((hash[i >> 1] ?? 0) >> (i % 2 === 0 ? 4 : 0)) & 0xf;
     out += c >= 97 && nibble >= 8 ? String.fromCharCode(c - 32) : lower[i];
   }
+  if (checksummed.size >= CHECKSUM_CACHE_SIZE) checksummed.clear();
+  checksummed.set(lower, out);
   return out;
 }

@@ -89,12 +89,14 @@ function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+const L2_SUFFIXES = ['address', 'api_key', 'passphrase', 'timestamp', 'signature'] as const;
+
 /**
  * Verifies L2 headers against the request. `lookup` answers for live API keys only. Never throws (a lookup
  * that throws is the caller's fault and propagates).
  */
 export function verifyL2Headers(headers: HeaderBag, request: L2Request, lookup: (apiKey: string) => L2Credentials | undefined, options: L2Options): AuthResult<L2Identity> {
-  const read = readAuthHeaders(headers, ['address', 'api_key', 'passphrase', 'timestamp', 'signature'] as const, INVALID_API_KEY);
+  const read = readAuthHeaders(headers, L2_SUFFIXES, INVALID_API_KEY);
   if (!read.ok) return read;
   const h = read.value;
   for (const [suffix, value] of Object.entries(h)) if (value === undefined) return failed(INVALID_API_KEY, `missing header POLY_${suffix.toUpperCase()}`);

@@ -8,7 +8,7 @@
 //   reported as `makerBound: false`.
 // - Type 3 (POLY_1271): needs an ERC-1271 call to the maker contract; refused here, since there is no chain.
 
-import { failed, passed, type AuthResult } from './authResult.js';
+import { failed, passed, type AuthResult, type Failed } from './authResult.js';
 import { INVALID_ORDER_PAYLOAD, parseOrderPayload, type SignedOrder } from './orderPayload.js';
 import type { OrderHasher } from './orderTypedData.js';
 import { recoverSignerFromHex } from './recoverSigner.js';
@@ -21,13 +21,26 @@ export interface VerifiedOrder {
   readonly makerBound: boolean;
 }
 
-/** Verifies the signature of `order`, whose id is `orderId` (from OrderHasher.hash in the market's domain). */
-export function verifyOrderSignature(order: SignedOrder, orderId: string): AuthResult<VerifiedOrder> {
+/** The signer policy, checked before any signature work: type 3 is refused, type 0 needs maker = signer. */
+export function signerPolicyProblem(order: SignedOrder): Failed | undefined {
   if (order.signatureType === 3) return failed(INVALID_ORDER_PAYLOAD, 'signature type 3 (POLY_1271, ERC-1271 contract wallets) is not supported');
   if (order.signatureType === 0 && order.maker !== order.signer) return failed(INVALID_ORDER_PAYLOAD, 'an EOA order (signatureType 0) must have maker = signer');
-  const recovered = recoverSignerFromHex(orderId, order.signature);
+  return undefined;
+}
+
+/** Judges a recovery against the order's signer (`0x` + 40 hex, lower case): undefined when they match. */
+export function recoveredSignerProblem(recovered: AuthResult<string>, signerLower: string): Failed | undefined {
   if (!recovered.ok) return failed(INVALID_ORDER_PAYLOAD, `invalid order signature: ${recovered.detail}`);
-  if (recovered.value !== order.signer.toLowerCase()) return failed(INVALID_ORDER_PAYLOAD, "invalid order signature: it was not made by the order's signer (check the chain id, the exchange address and neg-risk)");
+  if (recovered.value !== signerLower) return failed(INVALID_ORDER_PAYLOAD, "invalid order signature: it was not made by the order's signer (check the chain id, the exchange address and neg-risk)");
+  return undefined;
+}
+
+/** Verifies the signature of `order`, whose id is `orderId` (from OrderHasher.hash in the market's domain). */
+export function verifyOrderSignature(order: SignedOrder, orderId: string): AuthResult<VerifiedOrder> {
+  const policy = signerPolicyProblem(order);
+  if (policy !== undefined) return policy;
+  const problem = recoveredSignerProblem(recoverSignerFromHex(orderId, order.signature), order.signer.toLowerCase());
+  if (problem !== undefined) return problem;
   return passed({ order, orderId, makerBound: order.signatureType === 0 });
 }
 

@@ -104,8 +104,11 @@ function putHex(out: Buffer, word: number, value: string, pattern: RegExp, bytes
 }
 
 /** The EIP-712 `encodeData` of an order: typeHash ‖ the eleven fields, each one 32-byte word. Throws on values out of range. */
-export function encodeOrderStruct(order: OrderStruct): Buffer {
-  const out = Buffer.alloc(12 * 32);
+/** Bytes of encodeOrderStruct's output. */
+export const ORDER_STRUCT_BYTES = 12 * 32;
+
+/** `out`, when given, must be ORDER_STRUCT_BYTES of zeros (padding is not written). */
+export function encodeOrderStruct(order: OrderStruct, out: Buffer = Buffer.alloc(ORDER_STRUCT_BYTES)): Buffer {
   ORDER_TYPE_HASH.copy(out, 0);
   putUint(out, 1, order.salt, 'salt');
   putHex(out, 2, order.maker, ADDRESS, 20, 'maker');
@@ -139,11 +142,16 @@ export class OrderHasher {
    * parseOrderPayload; throws RangeError on values out of range.
    */
   hash(order: OrderStruct, negRisk: boolean): string {
+    return '0x' + this.digestOfStruct(encodeOrderStruct(order), negRisk).toString('hex');
+  }
+
+  /** The digest of an order already encoded by encodeOrderStruct (384 bytes), as 32 bytes. */
+  digestOfStruct(encoded: Uint8Array, negRisk: boolean): Buffer {
     const message = Buffer.alloc(66);
     message[0] = 0x19;
     message[1] = 0x01;
     (negRisk ? this.negRiskDomain : this.standardDomain).copy(message, 2);
-    keccak256(encodeOrderStruct(order)).copy(message, 34);
-    return '0x' + keccak256(message).toString('hex');
+    keccak256(encoded).copy(message, 34);
+    return keccak256(message);
   }
 }

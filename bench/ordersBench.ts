@@ -37,12 +37,15 @@
 // concurrency, recoverPerSec, verifyPerSec, ethersVerifyPerSec, recoverSpeedup, verifySpeedup,
 // serverCpuUsPerOrder, serverMainThreadCpuUsPerOrder, edge, machine, targetsMet, ...}.
 //
-// Env: BENCH_ORDERS (40000), BENCH_WARMUP (3000), BENCH_WALLETS (200), BENCH_CONCURRENCY (64), BENCH_MARKETS
+// BENCH_BATCH > 1 posts the same orders as POST /orders batches of up to that many (15 at most) orders of one
+// wallet, as market makers do; latency is then per request, counted for each of its orders.
+//
+// Env: BENCH_ORDERS (40000), BENCH_WARMUP (3000), BENCH_WALLETS (200), BENCH_CONCURRENCY (64), BENCH_BATCH (1), BENCH_MARKETS
 // (2), BENCH_HEADER_EDGE (the service's default), BENCH_CPU_PROF (unset), BENCH_RECOVER_SAMPLE (512),
 // BENCH_RECOVER_SECONDS (1 per measurement, 3 rounds), BENCH_SEED (6).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -60,11 +63,15 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 40_000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3_000);
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+/** Orders per request: 1 posts each with POST /order; more posts POST /orders batches of one wallet's orders (at most 15). */
+const BATCH = Math.min(15, Math.max(1, Number(process.env.BENCH_BATCH ?? 1)));
 const MARKETS = Number(process.env.BENCH_MARKETS ?? 2);
 const RECOVER_SAMPLE = Number(process.env.BENCH_RECOVER_SAMPLE ?? 512);
 const RECOVER_SECONDS = Number(process.env.BENCH_RECOVER_SECONDS ?? 1);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const SEED = Number(process.env.BENCH_SEED ?? 6);
+/** V8 flags of the server: scripts/node-flags, as `npm start` runs the service; BENCH_NODE_FLAGS replaces them. */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? readFileSync(fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../scripts/node-flags' : '../../scripts/node-flags', import.meta.url)), 'utf8')).split(/\s+/).filter((f) => f !== '');
 const TARGET = { ordersPerSec: 5_000, p99Ms: 25, recoverSpeedup: 20 };
 const USDC = 1_000_000;
 /** Each wallet's deposit (USDC) and split per market (shares): far more than its orders can use. */
@@ -115,7 +122,7 @@ class ServerChild {
     const self = fileURLToPath(import.meta.url);
     const ts = self.endsWith('.ts');
     const script = join(self, '..', 'orders', ts ? 'ordersServer.ts' : 'ordersServer.js');
-    const child = spawn(process.execPath, [...(ts ? ['--import', 'tsx'] : []), script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, ...(ts ? ['--import', 'tsx'] : []), script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     return new Promise((resolveStart, reject) => {
       let out = '';
       child.stdout?.on('data', (chunk: Buffer) => {
@@ -163,8 +170,16 @@ interface Prepared {
   readonly order: SignedOrder;
   readonly orderId: string;
   readonly signer: string;
-  readonly request: Buffer;
   readonly kind: 'rest' | 'cross-gtc' | 'cross-fak';
+  readonly trader: Trader;
+  /** The order as posted: {order, owner, orderType}. */
+  readonly post: object;
+}
+
+/** One HTTP request, as bytes: POST /clob/order with one order, or POST /clob/orders with `count`. */
+interface PreparedRequest {
+  readonly bytes: Buffer;
+  readonly count: number;
 }
 
 /** A deterministic private key per wallet index. */
@@ -187,10 +202,9 @@ interface Signed {
   readonly key: Buffer;
 }
 
-function prepareOrders(count: number, traders: readonly Signed[], markets: readonly MarketInfo[], hasher: OrderHasher, port: number, hyphens: boolean, rng: Rng): Prepared[] {
+function prepareOrders(count: number, traders: readonly Signed[], markets: readonly MarketInfo[], hasher: OrderHasher, rng: Rng): Prepared[] {
   const out: Prepared[] = [];
   const nowMs = Date.now();
-  const l2Time = Math.floor(nowMs / 1000);
   const saltBase = 1 + rng.int(2 ** 30);
   for (let i = 0; i < count; i++) {
     const market = markets[rng.int(markets.length)] as MarketInfo;
@@ -228,12 +242,39 @@ function prepareOrders(count: number, traders: readonly Signed[], markets: reado
     const orderId = hasher.hash(parsed.value, false);
     wire.signature = signDigest(orderId, key);
     const order: SignedOrder = { ...parsed.value, signature: wire.signature };
-    const body = JSON.stringify({ order: wire, owner: trader.requireCreds().apiKey, orderType: kind === 'cross-fak' ? 'FAK' : 'GTC' });
-    const headers = trader.l2Headers('POST', '/order', body, trader.requireCreds(), l2Time);
-    let head = `POST /clob/order HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
-    for (const [name, value] of Object.entries(renameHeaders(headers, hyphens))) head += `${name}: ${value}\r\n`;
-    out.push({ order, orderId, signer: trader.account, request: Buffer.from(head + '\r\n' + body), kind });
+    out.push({ order, orderId, signer: trader.account, kind, trader, post: { order: wire, owner: trader.requireCreds().apiKey, orderType: kind === 'cross-fak' ? 'FAK' : 'GTC' } });
   }
+  return out;
+}
+
+/**
+ * The requests carrying `orders`: one each, or (batch > 1) POST /orders with up to `batch` orders of one
+ * wallet, grouped in the order the orders were drawn.
+ */
+function prepareRequests(orders: readonly Prepared[], batch: number, port: number, hyphens: boolean): PreparedRequest[] {
+  const l2Time = Math.floor(Date.now() / 1000);
+  const request = (group: readonly Prepared[]): PreparedRequest => {
+    const trader = (group[0] as Prepared).trader;
+    const path = batch > 1 ? '/orders' : '/order';
+    const body = JSON.stringify(batch > 1 ? group.map((o) => o.post) : (group[0] as Prepared).post);
+    const headers = trader.l2Headers('POST', path, body, trader.requireCreds(), l2Time);
+    let head = `POST /clob${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`;
+    for (const [name, value] of Object.entries(renameHeaders(headers, hyphens))) head += `${name}: ${value}\r\n`;
+    return { bytes: Buffer.from(head + '\r\n' + body), count: group.length };
+  };
+  if (batch <= 1) return orders.map((o) => request([o]));
+  const out: PreparedRequest[] = [];
+  const open = new Map<Trader, Prepared[]>();
+  for (const o of orders) {
+    const group = open.get(o.trader) ?? [];
+    group.push(o);
+    open.set(o.trader, group);
+    if (group.length === batch) {
+      out.push(request(group));
+      open.delete(o.trader);
+    }
+  }
+  for (const group of open.values()) out.push(request(group));
   return out;
 }
 
@@ -317,8 +358,15 @@ interface WindowResult {
   readonly clientCpu: NodeJS.CpuUsage;
 }
 
-async function post(connections: readonly Connection[], orders: readonly Prepared[]): Promise<WindowResult> {
-  const latencies = new Float64Array(orders.length);
+/** Posts the requests; each order's latency is its request's. */
+async function post(connections: readonly Connection[], requests: readonly PreparedRequest[]): Promise<WindowResult> {
+  const firstOrder: number[] = [];
+  let total = 0;
+  for (const r of requests) {
+    firstOrder.push(total);
+    total += r.count;
+  }
+  const latencies = new Float64Array(total);
   const refusals = new Map<string, number>();
   let next = 0;
   let rejected = 0;
@@ -327,15 +375,19 @@ async function post(connections: readonly Connection[], orders: readonly Prepare
   const started = performance.now();
   await Promise.all(
     connections.map(async (conn) => {
-      for (let i = next++; i < orders.length; i = next++) {
+      for (let i = next++; i < requests.length; i = next++) {
+        const request = requests[i] as PreparedRequest;
         const sentAt = performance.now();
-        const reply = await conn.send((orders[i] as Prepared).request);
-        latencies[i] = performance.now() - sentAt;
-        if (reply.status !== 200 || !reply.body.startsWith('{"success":true')) {
-          rejected += 1;
+        const reply = await conn.send(request.bytes);
+        latencies.fill(performance.now() - sentAt, firstOrder[i], (firstOrder[i] as number) + request.count);
+        // One order: {"success":true,...}; a batch: an array of those, failures with success false.
+        const ok = reply.status === 200 ? reply.body.split('"success":true').length - 1 : 0;
+        matched += reply.body.split('"status":"matched"').length - 1;
+        if (ok < request.count) {
+          rejected += request.count - ok;
           const reason = `${reply.status} ${reply.body.replace(/0x[0-9a-f]{64}/g, '<id>').slice(0, 160)}`;
-          refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
-        } else if (reply.body.includes('"status":"matched"')) matched += 1;
+          refusals.set(reason, (refusals.get(reason) ?? 0) + request.count - ok);
+        }
       }
     }),
   );
@@ -401,13 +453,15 @@ async function main(): Promise<void> {
 
     const rng = new Rng(SEED);
     const signStarted = performance.now();
-    const warm = prepareOrders(WARMUP, traders, markets, hasher, port, !edge, rng);
-    const orders = prepareOrders(ORDERS, traders, markets, hasher, port, !edge, rng);
+    const warm = prepareOrders(WARMUP, traders, markets, hasher, rng);
+    const orders = prepareOrders(ORDERS, traders, markets, hasher, rng);
+    const warmRequests = prepareRequests(warm, BATCH, port, !edge);
+    const requests = prepareRequests(orders, BATCH, port, !edge);
     const signMs = performance.now() - signStarted;
     const connections = await Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(port)));
     const setupMs = performance.now() - setupStarted;
 
-    const warmResult = await post(connections, warm);
+    const warmResult = await post(connections, warmRequests);
     const settleWarm = await server.ask<{ ms: number }>({ op: 'settle' });
 
     if (PROFILE_DIR !== undefined) mkdirSync(PROFILE_DIR, { recursive: true });
@@ -415,8 +469,8 @@ async function main(): Promise<void> {
     if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'start' });
     const before = await server.ask<CpuAnswer>({ op: 'cpu' });
     const load = loadavg().map((x) => Number(x.toFixed(2)));
-    console.log(`timed window: ${orders.length} orders over ${CONCURRENCY} connections...`);
-    const result = await post(connections, orders);
+    console.log(`timed window: ${orders.length} orders in ${requests.length} requests over ${CONCURRENCY} connections...`);
+    const result = await post(connections, requests);
     const after = await server.ask<CpuAnswer>({ op: 'cpu' });
     if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'stop', file: profileFile });
     const settle = await server.ask<{ ms: number; logPos: number }>({ op: 'settle' });
@@ -470,7 +524,7 @@ async function main(): Promise<void> {
     console.log(`service: edge ${edge ? 'on (underscore POLY_* headers)' : 'off (uWS on the port, hyphen headers)'}, journal fsync per batch, chDB projector in the same process; load generator in this process (same 2 cores)`);
     console.log(`setup: ${WALLETS} wallets signed in and funded, ${WARMUP} + ${ORDERS} orders signed in ${(signMs / 1000).toFixed(1)} s (setup ${(setupMs / 1000).toFixed(1)} s) on ${markets.length} markets; mix: ${kinds.rest} resting, ${kinds['cross-gtc']} crossing GTC, ${kinds['cross-fak']} crossing FAK`);
     console.log(`warm-up (untimed): ${WARMUP} orders, ${warmResult.rejected} refused${warmResult.rejected > 0 ? ` (${[...warmResult.refusals.keys()][0] ?? ''})` : ''}, projector caught up ${settleWarm.ms.toFixed(0)} ms later`);
-    console.log(`window: ${orders.length} orders in ${(result.ms / 1000).toFixed(2)} s over ${CONCURRENCY} connections = ${ordersPerSec} orders/s (target ${TARGET.ordersPerSec}); ${result.matched} matched at placement, ${result.rejected} refused`);
+    console.log(`window: ${orders.length} orders in ${(result.ms / 1000).toFixed(2)} s over ${CONCURRENCY} connections = ${ordersPerSec} orders/s (target ${TARGET.ordersPerSec})${BATCH > 1 ? `, in POST /orders batches of up to ${BATCH} (${requests.length} requests)` : ', one POST /order each'}; ${result.matched} matched at placement, ${result.rejected} refused`);
     console.log(`latency (send -> durable 200): p50 ${p50Ms} ms, p90 ${percentile(sorted, 90).toFixed(2)} ms, p99 ${p99Ms} ms (target ${TARGET.p99Ms}), p99.9 ${percentile(sorted, 99.9).toFixed(2)} ms, max ${maxMs} ms`);
     console.log(`server: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core); ${appends} journal appends of ${(appended / Math.max(1, appends)).toFixed(1)} commands on average, ${(appendMs / Math.max(1, appends)).toFixed(2)} ms each (max ${after.appends.maxMs.toFixed(1)} ms); event loop delay p99 ${after.loopDelay.p99Ms.toFixed(1)} ms max ${after.loopDelay.maxMs.toFixed(1)} ms, rss ${after.rssMb} MB`);
     const threads = Object.entries(after.threads)
@@ -498,6 +552,8 @@ async function main(): Promise<void> {
       rejected: result.rejected,
       matched: result.matched,
       concurrency: CONCURRENCY,
+      batch: BATCH,
+      requests: requests.length,
       wallets: WALLETS,
       markets: markets.length,
       windowSec: Number((result.ms / 1000).toFixed(2)),

@@ -11,7 +11,8 @@ const config = loadConfigOrExit();
 const logger = pino({ level: config.logLevel });
 
 try {
-  const service = await startService(config, logger);
+  let onFatal = (): void => {};
+  const service = await startService(config, logger, { onFatal: () => onFatal() });
   logger.info(`serving on http://${config.httpHost}:${service.port} (catalog /catalog, activity /activity, order book /clob; OpenAPI at /openapi.json)`);
   let firstSignalAt: number | undefined;
   const stop = (signal: string): void => {
@@ -23,12 +24,16 @@ try {
     firstSignalAt = Date.now();
     logger.info(`${signal}: shutting down`);
     service.close().then(
-      () => process.exit(0),
+      () => process.exit(process.exitCode ?? 0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
+  };
+  onFatal = () => {
+    process.exitCode = 1;
+    stop('a fatal failure');
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -1,5 +1,5 @@
-// Who owns the public port. With --header-edge (the default) the header edge (api/http/headerEdge.ts) listens
-// on httpHost:httpPort and relays to uWS, which listens on a Unix socket only the edge uses: `http.sock` under
+// Who owns the public port. With --header-edge (the default) the header edge (api/http/headerEdge.ts; on its
+// own thread with --edge-thread, the default: api/http/edgeThread.ts) listens on httpHost:httpPort and relays to uWS, which listens on a Unix socket only the edge uses: `http.sock` under
 // the data directory, or, when that path does not fit sun_path, `pmx-<hash of the data directory>.sock` under
 // the system temp directory (the same path on every start with the same data directory). Without it, uWS
 // listens on the port itself.
@@ -13,6 +13,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startHeaderEdge, type HeaderEdge } from '../api/http/headerEdge.js';
+import { startHeaderEdgeThread } from '../api/http/edgeThread.js';
 import { MAX_UNIX_PATH_BYTES, type HttpServer } from '../api/http/httpServer.js';
 import type { Config } from '../config/index.js';
 
@@ -31,9 +32,10 @@ export interface PublicListener {
   removeSocket(): void;
 }
 
-type ListenConfig = Pick<Config, 'headerEdge' | 'httpHost' | 'httpPort' | 'dataDir'>;
+type ListenConfig = Pick<Config, 'headerEdge' | 'edgeThread' | 'httpHost' | 'httpPort' | 'dataDir'>;
 
-export async function listenPublic(http: HttpServer, config: ListenConfig): Promise<PublicListener> {
+/** `onEdgeFailure`: the edge's thread died after start (--edge-thread), so the public port is no longer served. */
+export async function listenPublic(http: HttpServer, config: ListenConfig, onEdgeFailure: (error: Error) => void = () => {}): Promise<PublicListener> {
   if (!config.headerEdge) {
     const port = await http.listen(config.httpHost, config.httpPort);
     return { port, edge: undefined, socketPath: undefined, stop: () => Promise.resolve(http.stopListening()), removeSocket: () => {} };
@@ -44,7 +46,8 @@ export async function listenPublic(http: HttpServer, config: ListenConfig): Prom
   const removeSocket = (): void => rmSync(socketPath, { force: true });
   let edge: HeaderEdge;
   try {
-    edge = await startHeaderEdge({ host: config.httpHost, port: config.httpPort, upstream: { path: socketPath } });
+    const options = { host: config.httpHost, port: config.httpPort, upstream: { path: socketPath } };
+    edge = config.edgeThread ? await startHeaderEdgeThread(options, onEdgeFailure) : await startHeaderEdge(options);
   } catch (error) {
     http.stopListening();
     removeSocket();

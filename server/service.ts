@@ -34,6 +34,8 @@ export interface ServiceHooks {
   /** An already open ClickHouse client (tests share one chDB per process); the service does not close it. */
   readonly clickhouse?: ClickHouseClient;
   readonly clock?: () => number;
+  /** The service can no longer serve (the header edge's thread died); the caller should close it. */
+  readonly onFatal?: (error: Error) => void;
 }
 
 export interface RunningService {
@@ -134,7 +136,10 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     onError: (error, route) => logger.error({ err: error, route: `${route.method} ${route.path}` }, 'request failed'),
   });
   metrics.watch({ projector, log: engineService.log, host });
-  const listener = await listenPublic(http, config);
+  const listener = await listenPublic(http, config, (error) => {
+    logger.fatal({ err: error }, "the header edge's thread failed: the public port is no longer served");
+    hooks.onFatal?.(error);
+  });
   const { port, edge } = listener;
   if (edge !== undefined) metrics.watchEdge(edge);
   logger.info({ host: config.httpHost, port, uwsSocket: listener.socketPath }, 'listening');

@@ -24,7 +24,8 @@
 // header is used instead because it is per request and needs nothing of the build.
 
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { EDGE_ERRORS, edgeErrorResponse, type EdgeErrorCode } from './edge/edgeErrors.js';
+import { EDGE_COUNTER_BYTES, edgeCounters, type EdgeCounters } from './edge/edgeCounters.js';
+import { edgeErrorResponse, type EdgeErrorCode } from './edge/edgeErrors.js';
 import { DEFAULT_MAX_HEAD_BYTES, RequestFramer, type FramerSink } from './edge/requestFramer.js';
 import { CLIENT_IP_HEADER, clientIpTail } from './edge/requestHead.js';
 import { ResponseTracker, type TrackerSink } from './edge/responseTracker.js';
@@ -43,6 +44,8 @@ export interface HeaderEdgeOptions {
   readonly lingerMs?: number;
   /** How long close() lets connections finish the responses they are owed. Default 2000 ms. */
   readonly closeGraceMs?: number;
+  /** Where the counters live (EDGE_COUNTER_BYTES of zeros; shared when another thread reads them). Default: a buffer of its own. */
+  readonly counterBuffer?: ArrayBufferLike;
 }
 
 export interface HeaderEdgeStats {
@@ -58,6 +61,19 @@ export interface HeaderEdgeStats {
   readonly refused: Readonly<Record<EdgeErrorCode, number>>;
   /** Connections closed because the edge itself threw (a bug); 0 in a healthy run. */
   readonly internalErrors: number;
+}
+
+/** A snapshot of `counters`. */
+export function statsOf(counters: EdgeCounters): HeaderEdgeStats {
+  return {
+    connectionsOpen: counters.connectionsOpen,
+    connectionsTotal: counters.connectionsTotal,
+    requests: counters.requests,
+    underscoreHeads: counters.underscoreHeads,
+    upgrades: counters.upgrades,
+    refused: { ...counters.refused },
+    internalErrors: counters.internalErrors,
+  };
 }
 
 export interface HeaderEdge {
@@ -86,21 +102,12 @@ export function normalizeClientIp(address: string | undefined): string {
   return mapped?.[1] ?? address;
 }
 
-interface Counters {
-  connectionsOpen: number;
-  connectionsTotal: number;
-  requests: number;
-  underscoreHeads: number;
-  upgrades: number;
-  refused: Record<EdgeErrorCode, number>;
-  internalErrors: number;
-}
 
 interface EdgeContext {
   readonly upstream: EdgeUpstream;
   readonly maxHeadBytes: number;
   readonly lingerMs: number;
-  readonly counters: Counters;
+  readonly counters: EdgeCounters;
   readonly closed: (conn: EdgeConnection) => void;
 }
 
@@ -296,8 +303,7 @@ class EdgeConnection implements FramerSink, TrackerSink {
 }
 
 export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<HeaderEdge> {
-  const refused = Object.fromEntries(Object.keys(EDGE_ERRORS).map((code) => [code, 0])) as Record<EdgeErrorCode, number>;
-  const counters: Counters = { connectionsOpen: 0, connectionsTotal: 0, requests: 0, underscoreHeads: 0, upgrades: 0, refused, internalErrors: 0 };
+  const counters = edgeCounters(options.counterBuffer ?? new ArrayBuffer(EDGE_COUNTER_BYTES));
   const open = new Set<EdgeConnection>();
   let onEmpty: (() => void) | undefined;
   const ctx: EdgeContext = {
@@ -332,7 +338,7 @@ export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<Heade
   return {
     port,
     get stats(): HeaderEdgeStats {
-      return { ...counters, refused: { ...counters.refused } };
+      return statsOf(counters);
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -1,9 +1,11 @@
-// The worker-thread signature checker gives exactly the inline checker's verdicts (ids and failures), for
-// valid orders, tampered ones and unhashable ones, batched together; and a closed checker refuses.
+// Both signature checkers (worker threads, and inline), which judge packed jobs, give exactly the verdicts
+// of the reference checkOne (ids and failures) for valid orders, tampered ones, orders refused by the
+// signer policy and unhashable ones, batched together; and a closed checker refuses.
 
 import t from 'tap';
 import { Wallet } from 'ethers';
-import { parseOrderPayload, type SignedOrder } from '../../auth/index.js';
+import { OrderHasher, parseOrderPayload, type SignedOrder } from '../../auth/index.js';
+import { checkOne } from '../../api/trading/signatureCheck.js';
 import { InlineSignatureChecker, WorkerSignatureChecker } from '../../api/trading/signatureChecks.js';
 import { TEST_DOMAINS, Trader } from '../support/tradingClient.js';
 
@@ -17,17 +19,25 @@ for (let i = 0; i < 24; i++) {
   // Every 4th order (i % 4 === 1) was changed after signing; every 6th is checked in the wrong domain.
   orders.push({ order: parsed.value, negRisk: i % 6 === 5 ? !negRisk : negRisk });
 }
-const unhashable = { ...(orders[0] as { order: SignedOrder }).order, salt: -1n };
+const first = (orders[0] as { order: SignedOrder }).order;
+const unhashable = { ...first, salt: -1n };
+// Refused before recovery (signer policy), and a signature recovering nothing (r = 0).
+orders.push({ order: { ...first, signatureType: 3 }, negRisk: false });
+orders.push({ order: { ...first, maker: '0x' + '1'.repeat(40) }, negRisk: false });
+orders.push({ order: { ...first, signature: '0x' + '0'.repeat(64) + first.signature.slice(66) }, negRisk: false });
+const reference = new OrderHasher(TEST_DOMAINS);
 
 const inline = new InlineSignatureChecker(TEST_DOMAINS);
 const workers = new WorkerSignatureChecker(TEST_DOMAINS, 2);
 t.teardown(() => workers.close());
 
 t.test('identical verdicts, batched or not', async (tt) => {
-  const expected = await Promise.all(orders.map((o) => inline.check(o.order, o.negRisk)));
+  const expected = orders.map((o) => checkOne(reference, o));
   const batched = await Promise.all(orders.map((o) => workers.check(o.order, o.negRisk)));
-  tt.same(batched, expected);
-  tt.equal(expected.filter((v) => v.ok).length, orders.filter((_o, i) => i % 4 !== 1 && i % 6 !== 5).length, 'tampered and wrong-domain orders fail');
+  tt.same(batched, expected, 'worker verdicts are the reference verdicts');
+  tt.same(await Promise.all(orders.map((o) => inline.check(o.order, o.negRisk))), expected, 'inline verdicts are the reference verdicts');
+  tt.equal(expected.filter((v) => v.ok).length, orders.slice(0, 24).filter((_o, i) => i % 4 !== 1 && i % 6 !== 5).length, 'tampered, wrong-domain and policy-refused orders fail');
+  tt.match(expected.slice(24).map((v) => v.detail), [/type 3/, /maker = signer/, /r is out of range/]);
   for (const o of orders.slice(0, 3)) tt.same(await workers.check(o.order, o.negRisk), await inline.check(o.order, o.negRisk), 'one at a time');
   const bad = await workers.check(unhashable, false);
   tt.same([bad.orderId, bad.ok], ['', false]);
