@@ -1,6 +1,7 @@
 // Phase 2 of the projection benchmark: projection lag under a steady load. A real engine host appends to a
 // real journal (fsync per batch, group commit); a projector runs beside it (run(), woken by the host after
-// each durable batch), both in this process as in the embedded deployment. A driver submits workload rounds
+// each durable batch, commits spaced by minIntervalMs as the service spaces them), both in this process as
+// in the embedded deployment. A driver submits workload rounds
 // at `fillsPerSec` (paced by elapsed time, so a slow turn is caught up rather than dropped). Every `sampleMs`
 // a sample records
 //   lag (positions) = log position − projected position
@@ -17,6 +18,7 @@ import type { LogRecord } from '../log/eventLog.js';
 import type { ClickHouseClient } from '../storage/clickhouse.js';
 import { Projector } from '../projections/projector.js';
 import { summarise } from './latency.js';
+import { threadCpuMs } from './processProbe.js';
 import type { ProjectionsWorkload } from './projectionsWorkload.js';
 
 export interface LagOptions {
@@ -24,6 +26,8 @@ export interface LagOptions {
   readonly seconds: number;
   readonly warmupSec: number;
   readonly sampleMs: number;
+  /** The projector's minIntervalMs (the service passes its projectionIntervalMs setting). */
+  readonly minIntervalMs: number;
 }
 
 export interface LagResult {
@@ -37,6 +41,9 @@ export interface LagResult {
   readonly lagP99Positions: number;
   readonly lagMaxPositions: number;
   readonly catchUpMs: number;
+  /** CPU µs per fill after the warm-up, all threads (engine host, journal, projector, chDB), and by thread name. */
+  readonly cpuUsPerFill: number;
+  readonly threadCpuUsPerFill: Record<string, number>;
 }
 
 const strip = (commands: readonly { time: number }[]): Submission[] => commands.map(({ time: _time, ...rest }) => rest as Submission);
@@ -69,7 +76,7 @@ export async function measureLag(ch: ClickHouseClient, db: string, workload: Pro
   try {
     for (const s of strip(workload.setup())) submit(s);
     await host.idle();
-    projector = new Projector(ch, db, journal, { feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount });
+    projector = new Projector(ch, db, journal, { feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount, minIntervalMs: options.minIntervalMs });
     await projector.start();
     await projector.catchUp();
     const setupFills = fills;
@@ -86,6 +93,8 @@ export async function measureLag(ch: ClickHouseClient, db: string, workload: Pro
     const endAt = started + options.seconds * 1000;
     const warmEnd = started + options.warmupSec * 1000;
     let fillsAtWarm = -1;
+    let cpuAtWarm = process.cpuUsage();
+    let threadsAtWarm: Record<string, number> = {};
     await new Promise<void>((resolve) => {
       const drive = (): void => {
         const now = performance.now();
@@ -98,7 +107,11 @@ export async function measureLag(ch: ClickHouseClient, db: string, workload: Pro
         const now = performance.now();
         if (now >= endAt) return;
         if (now >= warmEnd) {
-          if (fillsAtWarm < 0) fillsAtWarm = fills;
+          if (fillsAtWarm < 0) {
+            fillsAtWarm = fills;
+            cpuAtWarm = process.cpuUsage();
+            threadsAtWarm = threadCpuMs();
+          }
           while (oldest < durable.length && (durable[oldest] as { last: number }).last <= p.position) oldest += 1;
           const pending = durable[oldest];
           lagMs.push(pending === undefined ? 0 : now - pending.at);
@@ -110,7 +123,14 @@ export async function measureLag(ch: ClickHouseClient, db: string, workload: Pro
       sample();
     });
     const measuredSec = (performance.now() - warmEnd) / 1000;
-    const achieved = (fills - Math.max(0, fillsAtWarm)) / measuredSec;
+    const measuredFills = fills - Math.max(0, fillsAtWarm);
+    const achieved = measuredFills / measuredSec;
+    const cpu = process.cpuUsage(cpuAtWarm);
+    const threadCpuUsPerFill: Record<string, number> = {};
+    for (const [name, ms] of Object.entries(threadCpuMs())) {
+      const used = ms - (threadsAtWarm[name] ?? 0);
+      if (used > 0) threadCpuUsPerFill[name] = (1000 * used) / measuredFills;
+    }
     await host.idle();
     const t0 = performance.now();
     await p.waitFor(host.position, 600_000);
@@ -126,6 +146,7 @@ export async function measureLag(ch: ClickHouseClient, db: string, workload: Pro
     return {
       targetFillsPerSec: options.fillsPerSec, achievedFillsPerSec: achieved, seconds: measuredSec, samples: ms.count,
       lagP50Ms: ms.p50Ns, lagP99Ms: ms.p99Ns, lagMaxMs: ms.maxNs, lagP99Positions: pos.p99Ns, lagMaxPositions: pos.maxNs, catchUpMs,
+      cpuUsPerFill: (cpu.user + cpu.system) / measuredFills, threadCpuUsPerFill,
     };
   } finally {
     await host.idle();

@@ -1,13 +1,16 @@
 // Phase 3 of the projection benchmark: GET /positions latency at scale. The tables are filled with synthetic
 // rows generated inside ClickHouse (INSERT ... SELECT FROM numbers(), not through the engine: 10M fills
 // through the projector would take hours here), shaped like the projector's output:
-//   fills        `fills` rows between `addresses` addresses over `markets` markets; fill_sides from them
+//   fills        `fills` rows between `addresses` addresses over `markets` markets; fill_sides from them (the
+//                table's materialized view; remaining sizes -1, so no order events)
 //   positions    one version row per fill side, as the projector writes one per touched position: side s
 //                belongs to address s % addresses and to one of `tokensPerAddress` tokens of that address,
 //                so each address has (2 × fills / addresses) versions over at most tokensPerAddress tokens
 //   markets      `markets` engine_markets rows, a tenth of them resolved
-//   prices       a price_history row per token per minute for `minutes` minutes (every token busy)
-// The read model's positions() is then timed for `queries` random addresses (after a warm-up).
+//   prices       a price_history row per token per minute for `minutes` minutes (every token busy); latest_prices
+//                from them (materialized view)
+// Once ClickHouse has finished merging what was generated, the read model's positions() is timed for
+// `queries` random addresses (after a warm-up).
 
 import type { ClickHouseClient } from '../storage/clickhouse.js';
 import { applyMigrations } from '../storage/migrations.js';
@@ -30,6 +33,8 @@ export interface QueryResult {
   readonly addresses: number;
   readonly positionRows: number;
   readonly generateSec: number;
+  /** Seconds waited after generating for the background merges to finish. */
+  readonly settleSec: number;
   readonly queries: number;
   readonly meanRows: number;
   readonly p50Ms: number;
@@ -62,11 +67,8 @@ export async function generate(ch: ClickHouseClient, db: string, o: QueryOptions
       concat('00000000-0000-4000-8000-', leftPad(lower(hex(number + 1)), 12, '0')) AS fill_id, number + 1, number + 1,
       toDateTime64(${T0} + intDiv(number, 100), 3, 'UTC') AS time, ${conditionId('m')} AS cid, 'normal', (1 + number % 50) * 1000000 AS size, 300000 + cityHash64(number, 20) % 400000 AS price, 0,
       concat('0x', leftPad(lower(hex(2 * number)), 64, '0')), ${address('number % ' + o.addresses)}, 'key-taker', ${tokenId('2 * m')}, 0, 'BUY', price, intDiv(size * price, 1000000), 0, 20,
-      concat('0x', leftPad(lower(hex(2 * number + 1)), 64, '0')), ${address(`(number * 7 + 13) % ${o.addresses}`)}, 'key-maker', ${tokenId('2 * m')}, 0, 'SELL', price, intDiv(size * price, 1000000), 0, 0, '', ''
+      concat('0x', leftPad(lower(hex(2 * number + 1)), 64, '0')), ${address(`(number * 7 + 13) % ${o.addresses}`)}, 'key-maker', ${tokenId('2 * m')}, 0, 'SELL', price, intDiv(size * price, 1000000), 0, 0, '', '', -1, -1
     FROM (SELECT number, cityHash64(number, 19) % ${o.markets} AS m FROM numbers(${o.fills}))`);
-  await run(`INSERT INTO ${db}.fill_sides SELECT fill_id, r.1, pos, time, r.2, r.3, r.4, condition_id, r.5, 0, r.6, price, size, r.7, 0, r.8, kind
-    FROM ${db}.fills ARRAY JOIN [('taker', taker_account, taker_owner, taker_order_id, taker_token_id, taker_side, taker_amount, taker_fee_bps),
-                                  ('maker', maker_account, maker_owner, maker_order_id, maker_token_id, maker_side, maker_amount, maker_fee_bps)] AS r`);
   await run(`INSERT INTO ${db}.positions SELECT ${address('a')}, ${tokenId('t')}, ${conditionId('intDiv(t, 2)')}, t % 2,
       if(cityHash64(s, 22) % 10 = 0, 0, (1 + cityHash64(s, 21) % 500) * 1000000) AS size, intDiv(size * (200000 + cityHash64(s, 23) % 600000), 1000000),
       size + intDiv(s, ${o.addresses}) * 1000000, toInt64(cityHash64(s, 24) % 2000000) - 1000000, toDateTime64(${T0} + intDiv(s, 200), 3, 'UTC'), s + 1
@@ -76,10 +78,24 @@ export async function generate(ch: ClickHouseClient, db: string, o: QueryOptions
     FROM (SELECT intDiv(number, ${o.minutes}) AS t, number % ${o.minutes} AS i FROM numbers(${tokens * o.minutes}))`);
 }
 
+/**
+ * Waits (at most `limitSec`) until no merge of `db` runs: the bulk generation leaves ClickHouse merging
+ * gigabytes for a while, which a serving deployment does not do. Returns the seconds waited.
+ */
+async function mergesSettled(ch: ClickHouseClient, db: string, limitSec: number): Promise<number> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < limitSec * 1000) {
+    if ((await count(ch, `SELECT count() AS n FROM system.merges WHERE database = '${db}'`)) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return (performance.now() - t0) / 1000;
+}
+
 export async function measurePositionsQuery(ch: ClickHouseClient, db: string, o: QueryOptions): Promise<QueryResult> {
   const t0 = performance.now();
   await generate(ch, db, o);
   const generateSec = (performance.now() - t0) / 1000;
+  const settleSec = await mergesSettled(ch, db, 300);
   const positionRows = await count(ch, `SELECT count() AS n FROM ${db}.positions`);
   const fills = await count(ch, `SELECT count() AS n FROM ${db}.fills`);
   const addresses = await count(ch, `SELECT uniqExact(account) AS n FROM ${db}.fill_sides`);
@@ -102,5 +118,5 @@ export async function measurePositionsQuery(ch: ClickHouseClient, db: string, o:
     }
   }
   const s = summarise(samples);
-  return { fills, addresses, positionRows, generateSec, queries: o.queries, meanRows: rows / o.queries, p50Ms: s.p50Ns, p99Ms: s.p99Ns, maxMs: s.maxNs };
+  return { fills, addresses, positionRows, generateSec, settleSec, queries: o.queries, meanRows: rows / o.queries, p50Ms: s.p50Ns, p99Ms: s.p99Ns, maxMs: s.maxNs };
 }

@@ -2,29 +2,50 @@
 // whatever crashes, restarts or redeliveries happen.
 //
 // A batch is a range of log positions [from, to]. Committing it:
-//   1. record "pending [from, to]" in projection_progress;
-//   2. insert each table's rows with insert_deduplication_token `<projector>:<table>:<from>-<to>`;
-//   3. record "progress = to".
-// After a crash anywhere in between, start() finds the pending range and redoes exactly it: the in-memory
-// state is restored as of the committed progress (rows with version <= progress), so the redo produces the
-// same rows under the same tokens, and ClickHouse drops the inserts that had already landed.
+//   1. record "progress = the previous batch's end, pending [from, to]" in projection_progress;
+//   2. insert each table's rows with insert_deduplication_token `<projector>:<table>:<from>-<to>` (tables
+//      ClickHouse derives from them, fill_sides and latest_prices, deduplicate on tokens derived from those);
+//   3. the batch is committed: readers see it, position = to. "progress = to" is recorded by the next
+//      batch's step 1, or, when no batch follows, once the projector is idle or stops (recordProgress()):
+//      one progress insert per batch under load instead of two.
+// After a crash anywhere, start() finds the pending range and redoes exactly it: the in-memory state is
+// restored as of the recorded progress (rows with version <= progress; a builder whose table already holds
+// rows of the pending batch is restored as of its end instead and sits the redo out, see recovery.ts), so
+// the redo produces the same rows under the same tokens, and ClickHouse drops the inserts that had already
+// landed (all of them when the crash came after step 3).
+//
+// Batches are pipelined: while one batch's inserts run in ClickHouse (off the JavaScript thread), the next
+// batch is read and built. Building advances the in-memory state past the committed progress, so after a
+// failed commit this projector refuses further work; a new one (start()) restores the state from the tables.
+// Projection passes (catchUpTo, deliver) run one at a time.
 
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { EventLog, LogRecord } from '../log/eventLog.js';
+import { insertText } from '../storage/bulkInsert.js';
 import { applyMigrations } from '../storage/migrations.js';
-import { queryRows } from '../storage/clickhouse.js';
 import { PROJECTION_MIGRATIONS, PROJECTED_TABLES } from './schema.js';
+import { COLUMNS } from './columns.js';
 import { RowSink } from './rows.js';
+import { hasPending, readProgress, refusePendingFromVersion1, writeProgress } from './progress.js';
 import { projectFills } from './builders/fills.js';
 import { MarketsBuilder } from './builders/markets.js';
-import { OrdersBuilder } from './builders/orders.js';
+import { OrdersBuilder, type FillOrders } from './builders/orders.js';
 import { PositionsBuilder } from './builders/positions.js';
 import { PriceHistoryBuilder } from './builders/priceHistory.js';
+import { landedBuilders, type BuilderName } from './recovery.js';
 import { restoreState } from './restoreState.js';
+
+/** Default most log records per batch: large batches amortise the fixed cost of each insert and part. */
+export const DEFAULT_MAX_BATCH = 20_000;
+
+const NONE_LANDED: ReadonlySet<BuilderName> = new Set();
+
+/** Records built between two yields to the event loop (see build()). */
+const YIELD_EVERY = 500;
 
 export interface ProjectorOptions {
   readonly name?: string;
-  /** Most log records in one batch. */
+  /** Most log records in one batch (DEFAULT_MAX_BATCH). */
   readonly maxBatch?: number;
   /** The engine's fee account (its token fees enter positions at zero cost). */
   readonly feeAccount: string;
@@ -36,19 +57,32 @@ export interface ProjectorOptions {
    * reader waiting for a position (waitFor) cuts the pause short, so read-your-writes stays prompt.
    */
   readonly minIntervalMs?: number;
-  /** Called after each committed batch. */
+  /** Called after each committed batch with the rows the projector sent (derived tables not counted). */
   readonly onBatch?: (from: number, to: number, rows: number) => void;
+  /** Called after each insert (table, rows, ms), progress records included: for metrics and benchmarks. */
+  readonly onInsert?: (table: string, rows: number, ms: number) => void;
 }
 
-interface Progress {
-  readonly pos: number;
-  readonly pendingFrom: number;
-  readonly pendingTo: number;
+/** A built batch waiting for its inserts. */
+interface Batch {
+  readonly from: number;
+  readonly to: number;
+  readonly rows: RowSink;
 }
 
 export class Projector {
   readonly name: string;
   private progressPos = 0;
+  /** progressPos is ahead of the last progress record (its batch is fully inserted; see recordProgress()). */
+  private unrecorded = false;
+  /** Last log position applied to the builders (ahead of progressPos while a batch is being written). */
+  private builtPos = 0;
+  /** Set by a failed commit: the in-memory state no longer matches the tables. */
+  private broken: unknown = undefined;
+  /** The projection pass in progress (passes run one at a time). */
+  private passes: Promise<unknown> = Promise.resolve();
+  /** Reused per record: the orders builder's view of each fill's orders. */
+  private readonly fillOrders: FillOrders[] = [];
   private readonly markets = new MarketsBuilder();
   private readonly orders = new OrdersBuilder();
   private readonly positions: PositionsBuilder;
@@ -79,34 +113,44 @@ export class Projector {
     return Math.max(0, this.log.lastPos - this.progressPos);
   }
 
-  private async readProgress(): Promise<Progress> {
-    const rows = await queryRows<{ pos: number; pending_from: number; pending_to: number }>(
-      this.ch,
-      `SELECT argMax(pos, version) AS pos, argMax(pending_from, version) AS pending_from, argMax(pending_to, version) AS pending_to
-         FROM ${this.db}.projection_progress WHERE projector = {name:String}`,
-      { name: this.name },
-    );
-    const row = rows[0];
-    return { pos: Number(row?.pos ?? 0), pendingFrom: Number(row?.pending_from ?? 0), pendingTo: Number(row?.pending_to ?? 0) };
+  private async insert(table: string, columns: readonly string[], body: readonly Uint8Array[], rows: number, token: string): Promise<void> {
+    const t0 = performance.now();
+    await insertText(this.ch, { table: `${this.db}.${table}`, columns, body, token });
+    this.options.onInsert?.(table, rows, performance.now() - t0);
   }
 
-  private async writeProgress(pos: number, pendingFrom: number, pendingTo: number, version: number): Promise<void> {
-    await this.ch.insert({
-      table: `${this.db}.projection_progress`,
-      values: [{ projector: this.name, pos, pending_from: pendingFrom, pending_to: pendingTo, version }],
-      format: 'JSONEachRow',
-    });
+  private async progressRow(pos: number, pendingFrom: number, pendingTo: number, version: number): Promise<void> {
+    const t0 = performance.now();
+    await writeProgress(this.ch, this.db, this.name, { pos, pendingFrom, pendingTo }, version);
+    this.options.onInsert?.('projection_progress', 1, performance.now() - t0);
   }
 
   /** Applies migrations, restores state as of the committed progress and redoes a pending batch. */
   async start(): Promise<void> {
-    await applyMigrations(this.ch, this.db, 'projections', PROJECTION_MIGRATIONS);
-    const progress = await this.readProgress();
-    this.progressPos = progress.pos;
-    await restoreState(this.ch, this.db, progress.pos, { markets: this.markets, orders: this.orders, positions: this.positions, prices: this.prices });
-    if (progress.pendingFrom === progress.pos + 1 && progress.pendingTo >= progress.pendingFrom) {
-      await this.commit(await this.readRange(this.log, progress.pendingFrom, progress.pendingTo));
-    }
+    await this.exclusive(async () => {
+      await refusePendingFromVersion1(this.ch, this.db, this.name);
+      await applyMigrations(this.ch, this.db, 'projections', PROJECTION_MIGRATIONS);
+      const progress = await readProgress(this.ch, this.db, this.name);
+      this.progressPos = progress.pos;
+      this.builtPos = progress.pos;
+      const pending = hasPending(progress);
+      const landed = pending ? await landedBuilders(this.ch, this.db, progress.pendingFrom, progress.pendingTo) : new Set<BuilderName>();
+      const at = (b: BuilderName): number => (landed.has(b) ? progress.pendingTo : progress.pos);
+      await restoreState(this.ch, this.db, { markets: at('markets'), orders: at('orders'), positions: at('positions'), prices: at('prices') }, {
+        markets: this.markets, orders: this.orders, positions: this.positions, prices: this.prices,
+      });
+      if (pending) await this.write(await this.build(await this.readRange(this.log, progress.pendingFrom, progress.pendingTo), landed));
+    });
+  }
+
+  /** Runs `pass` after every pass before it; a pass after a failed commit is refused. */
+  private exclusive<T>(pass: () => Promise<T>): Promise<T> {
+    const run = this.passes.then(() => {
+      if (this.broken !== undefined) throw new Error(`projector ${this.name} stopped after a failed commit; start a new one`, { cause: this.broken });
+      return pass();
+    });
+    this.passes = run.catch(() => undefined);
+    return run;
   }
 
   private async readRange(log: EventLog, from: number, to: number): Promise<LogRecord[]> {
@@ -120,47 +164,86 @@ export class Projector {
     return records;
   }
 
-  private build(records: readonly LogRecord[]): RowSink {
-    const out = new RowSink();
-    for (const record of records) {
-      projectFills(record, out, (orderId) => this.orders.builderOf(orderId));
-      this.markets.apply(record, out);
-      const touched = this.orders.apply(record, out);
-      this.positions.apply(record);
-      this.prices.apply(record, touched);
-    }
-    this.orders.flush(out);
-    this.positions.flush(out);
-    this.prices.flush(out);
-    return out;
-  }
-
-  /** Commits one batch of consecutive records following the progress. */
-  private async commit(records: readonly LogRecord[]): Promise<void> {
+  /**
+   * Applies consecutive records following builtPos to the builders and returns their rows. Yields to the
+   * event loop every YIELD_EVERY records, so that the batch being written meanwhile can start its next
+   * insert without waiting for the whole build (chDB runs each insert off this thread, but each is started
+   * from it). `landed` (a pending batch's redo only, see recovery.ts): builders restored as of the batch's
+   * end, which neither apply it again nor write its rows, nor do the tables that depend on them.
+   */
+  private async build(records: readonly LogRecord[], landed: ReadonlySet<BuilderName> = NONE_LANDED): Promise<Batch> {
     const first = records[0];
     const last = records[records.length - 1];
-    if (first === undefined || last === undefined) return;
-    if (first.pos !== this.progressPos + 1) throw new Error(`projector ${this.name}: batch starts at ${first.pos}, expected ${this.progressPos + 1}`);
-    const from = first.pos;
-    const to = last.pos;
-    const out = this.build(records);
-    await this.writeProgress(this.progressPos, from, to, 2 * from);
-    let rows = 0;
-    for (const table of PROJECTED_TABLES) {
-      const values = out.tables.get(table);
-      if (values === undefined || values.length === 0) continue;
-      rows += values.length;
-      await this.ch.insert({
-        table: `${this.db}.${table}`,
-        values,
-        format: 'JSONEachRow',
-        clickhouse_settings: { insert_deduplication_token: `${this.name}:${table}:${from}-${to}` },
-      });
+    if (first === undefined || last === undefined) throw new Error(`projector ${this.name}: empty batch`);
+    if (first.pos !== this.builtPos + 1) throw new Error(`projector ${this.name}: batch starts at ${first.pos}, expected ${this.builtPos + 1}`);
+    const out = new RowSink();
+    for (let i = 0; i < records.length; i++) {
+      if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      const record = records[i] as LogRecord;
+      if (!landed.has('markets')) this.markets.apply(record, out);
+      if (!landed.has('orders')) {
+        const touched = this.orders.apply(record, out, this.fillOrders);
+        projectFills(record, out, this.fillOrders);
+        if (!landed.has('prices')) this.prices.apply(record, touched);
+      }
+      if (!landed.has('positions')) this.positions.apply(record);
     }
-    await this.writeProgress(to, 0, 0, 2 * to + 1);
-    this.progressPos = to;
-    this.options.onBatch?.(from, to, rows);
-    this.settleWaiters();
+    if (!landed.has('orders')) this.orders.flush(out);
+    if (!landed.has('positions')) this.positions.flush(out);
+    if (!landed.has('prices')) this.prices.flush(out);
+    this.builtPos = last.pos;
+    return { from: first.pos, to: last.pos, rows: out };
+  }
+
+  /** Commits a built batch, which must follow the progress. */
+  private async write(batch: Batch): Promise<void> {
+    const { from, to, rows: out } = batch;
+    if (from !== this.progressPos + 1) throw new Error(`projector ${this.name}: batch starts at ${from}, expected ${this.progressPos + 1}`);
+    try {
+      await this.progressRow(this.progressPos, from, to, 2 * from);
+      this.unrecorded = false;
+      let rows = 0;
+      for (const table of PROJECTED_TABLES) {
+        const n = out.rows(table);
+        if (n === 0) continue;
+        rows += n;
+        await this.insert(table, COLUMNS[table], out.body(table), n, `${this.name}:${table}:${from}-${to}`);
+      }
+      this.progressPos = to;
+      this.unrecorded = true;
+      this.options.onBatch?.(from, to, rows);
+      this.settleWaiters();
+    } catch (error) {
+      this.broken = error;
+      throw error;
+    }
+  }
+
+  /**
+   * Builds and writes the batches `next` returns (undefined: no more), one batch built ahead while the
+   * previous one is written. Returns the number of records projected.
+   */
+  private async pipeline(next: () => Promise<readonly LogRecord[] | undefined>): Promise<number> {
+    let writing: Promise<void> | undefined;
+    let done = 0;
+    try {
+      for (;;) {
+        const records = await next();
+        if (records === undefined || records.length === 0) break;
+        const batch = await this.build(records);
+        done += records.length;
+        if (writing !== undefined) await writing;
+        writing = this.write(batch);
+        // Observed now, awaited later: a failure while the next batch is read is not an unhandled rejection.
+        writing.catch(() => undefined);
+      }
+      if (writing !== undefined) await writing;
+    } catch (error) {
+      this.broken ??= error;
+      await writing?.catch(() => undefined);
+      throw error;
+    }
+    return done;
   }
 
   /**
@@ -168,22 +251,37 @@ export class Projector {
    * however it is cut, changes nothing); the rest must follow the progress without a gap and are committed
    * in batches of at most maxBatch. Returns the number of records projected.
    */
-  async deliver(records: readonly LogRecord[]): Promise<number> {
-    const fresh = records.filter((r) => r.pos > this.progressPos);
-    const max = this.options.maxBatch ?? 5_000;
-    for (let i = 0; i < fresh.length; i += max) await this.commit(fresh.slice(i, i + max));
-    return fresh.length;
+  deliver(records: readonly LogRecord[]): Promise<number> {
+    return this.exclusive(() => {
+      const fresh = records.filter((r) => r.pos > this.builtPos);
+      const max = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
+      let i = 0;
+      return this.pipeline(async () => {
+        const chunk = i < fresh.length ? fresh.slice(i, i + max) : undefined;
+        i += max;
+        return chunk;
+      });
+    });
   }
 
   /** Projects positions up to `to` (inclusive) read from `log`, in batches. */
-  async catchUpTo(log: EventLog, to: number): Promise<number> {
-    const max = this.options.maxBatch ?? 5_000;
-    let done = 0;
-    while (this.progressPos < to) {
-      const end = Math.min(to, this.progressPos + max);
-      done += await this.deliver(await this.readRange(log, this.progressPos + 1, end));
-    }
-    return done;
+  catchUpTo(log: EventLog, to: number): Promise<number> {
+    return this.exclusive(() => {
+      const max = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
+      return this.pipeline(async () => (this.builtPos < to ? this.readRange(log, this.builtPos + 1, Math.min(to, this.builtPos + max)) : undefined));
+    });
+  }
+
+  /**
+   * Records the progress when it is ahead of the last record (a batch committed and no batch after it yet),
+   * so that a restart need not redo that batch. run() calls it when idle and when it stops.
+   */
+  recordProgress(): Promise<void> {
+    return this.exclusive(async () => {
+      if (!this.unrecorded) return;
+      await this.progressRow(this.progressPos, 0, 0, 2 * this.progressPos + 1);
+      this.unrecorded = false;
+    });
   }
 
   /** Projects what the log holds beyond the progress, in batches; returns the number of records. */
@@ -191,7 +289,7 @@ export class Projector {
     return this.catchUpTo(this.log, this.log.lastPos);
   }
 
-  /** Keeps projecting until `signal` aborts. */
+  /** Keeps projecting until `signal` aborts; records the progress when idle and before returning. */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       const done = await this.catchUp();
@@ -199,6 +297,7 @@ export class Projector {
         await this.pauseBetweenCommits(signal);
         continue;
       }
+      await this.recordProgress();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(finish, this.options.idleMs ?? 50);
         function finish(): void {
@@ -211,6 +310,7 @@ export class Projector {
       });
       this.wake = null;
     }
+    if (this.broken === undefined) await this.recordProgress();
   }
 
   /** Waits out minIntervalMs after a commit, unless a reader is already waiting for more or run() stops. */

@@ -1,29 +1,32 @@
-// Rows a batch produces, per table, and the ClickHouse text forms of values.
+// Rows a batch produces, per table, as TabSeparated text (one line per row, fields in columns.ts order,
+// values written with tsv.ts), appended as UTF-8 bytes. Text rather than objects: the projector's own cost
+// per fill is the cost of the trading process too, and writing each line once costs less than building an
+// object to encode later.
 
+import { TextChunks } from '../storage/textChunks.js';
 import type { ProjectedTable } from './schema.js';
 
-export type Row = Record<string, string | number | boolean | null | readonly string[]>;
-
-/** Rows of one batch, per table, in the order they were produced. */
 export class RowSink {
-  readonly tables = new Map<ProjectedTable, Row[]>();
+  private readonly bodies = new Map<ProjectedTable, TextChunks>();
+  private readonly counts = new Map<ProjectedTable, number>();
 
-  add(table: ProjectedTable, row: Row): void {
-    let rows = this.tables.get(table);
-    if (rows === undefined) {
-      rows = [];
-      this.tables.set(table, rows);
+  /** Appends one row: a complete line, '\n' included. */
+  add(table: ProjectedTable, line: string): void {
+    let body = this.bodies.get(table);
+    if (body === undefined) {
+      body = new TextChunks();
+      this.bodies.set(table, body);
     }
-    rows.push(row);
+    body.append(line);
+    this.counts.set(table, (this.counts.get(table) ?? 0) + 1);
   }
-}
 
-/** ms since the epoch → 'YYYY-MM-DD hh:mm:ss.sss' (UTC), what DateTime64(3, 'UTC') parses. */
-export function chTime(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-}
+  /** The table's rows as UTF-8 chunks (none when the table has no rows). */
+  body(table: ProjectedTable): Buffer[] {
+    return this.bodies.get(table)?.chunks() ?? [];
+  }
 
-/** Start of the UTC minute of `ms`, as DateTime text. */
-export function chMinute(ms: number): string {
-  return new Date(ms - (ms % 60_000)).toISOString().slice(0, 19).replace('T', ' ');
+  rows(table: ProjectedTable): number {
+    return this.counts.get(table) ?? 0;
+  }
 }

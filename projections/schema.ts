@@ -58,8 +58,50 @@ export const PROJECTION_MIGRATIONS: readonly Migration[] = [
        ) ENGINE = ReplacingMergeTree(version) ORDER BY projector`,
     ],
   },
+  {
+    // Rows ClickHouse can derive from rows it already holds are no longer sent: both fill_sides rows and both
+    // 'fill' order_events rows of a fill come from its fills row, through materialized views (the fill carries
+    // each order's remaining size, -1 when the projector did not know the order, which then has no 'fill' event).
+    // A view's insert is deduplicated on a token derived from its source insert's token: a batch inserted
+    // again after a crash between the fills part and a view's part completes the view and duplicates
+    // nothing (checked by test/projections/projectorDerived.test.ts).
+    // latest_prices: each token's last price_history row by (minute, version), so the latest mark is a
+    // point lookup rather than a read of every stored minute (projections/readModel/marks.ts).
+    version: 2,
+    name: 'fill_sides and fill order events derived from fills; latest_prices',
+    statements: [
+      `ALTER TABLE {db}.fills ADD COLUMN IF NOT EXISTS taker_remaining Int64 DEFAULT -1, ADD COLUMN IF NOT EXISTS maker_remaining Int64 DEFAULT -1`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.fill_sides_mv TO {db}.fill_sides AS
+         SELECT fill_id, s.1 AS role, pos, time, s.2 AS account, s.3 AS owner, s.4 AS order_id, condition_id, s.5 AS token_id, s.6 AS outcome,
+                s.7 AS side, s.8 AS price, size, s.9 AS amount, s.10 AS fee, s.11 AS fee_bps, kind
+           FROM {db}.fills
+          ARRAY JOIN [('taker', taker_account, taker_owner, taker_order_id, taker_token_id, taker_outcome, taker_side, taker_price, taker_amount, taker_fee, taker_fee_bps),
+                      ('maker', maker_account, maker_owner, maker_order_id, maker_token_id, maker_outcome, maker_side, maker_price, maker_amount, maker_fee, maker_fee_bps)] AS s`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.order_fill_events_mv TO {db}.order_events AS
+         SELECT s.1 AS order_id, pos, seq, time, 'fill' AS kind, s.2 AS account, s.3 AS remaining, fill_id, '' AS detail
+           FROM {db}.fills
+          ARRAY JOIN [(taker_order_id, taker_account, taker_remaining), (maker_order_id, maker_account, maker_remaining)] AS s
+          WHERE s.3 >= 0`,
+      `CREATE TABLE IF NOT EXISTS {db}.latest_prices (
+         token_id String,
+         latest AggregateFunction(argMax, Tuple(Nullable(Int64), Nullable(Int64), DateTime('UTC')), Tuple(DateTime('UTC'), UInt64))
+       ) ENGINE = AggregatingMergeTree ORDER BY token_id ${DEDUP}, index_granularity = 256`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.latest_prices_mv TO {db}.latest_prices AS
+         SELECT token_id, argMaxState((mid, last_trade, minute), (minute, version)) AS latest
+           FROM {db}.price_history GROUP BY token_id`,
+      // Rows projected before this migration (argMax states merge, so a repeated backfill changes nothing).
+      `INSERT INTO {db}.latest_prices
+         SELECT token_id, argMaxState((mid, last_trade, minute), (minute, version))
+           FROM {db}.price_history GROUP BY token_id`,
+    ],
+  },
 ];
 
-/** Tables the projector writes, in the order it writes them. */
-export const PROJECTED_TABLES = ['fills', 'fill_sides', 'orders', 'order_events', 'positions', 'engine_markets', 'price_history', 'ledger_events'] as const;
+/**
+ * Tables the projector writes, in the order it writes them, one at a time. The order is part of crash
+ * recovery (recovery.ts): a table whose rows depend on a builder's state comes before that builder's own
+ * table. fill_sides and the 'fill' rows of order_events are written by ClickHouse from fills (migration 2);
+ * latest_prices from price_history.
+ */
+export const PROJECTED_TABLES = ['ledger_events', 'fills', 'order_events', 'price_history', 'positions', 'orders', 'engine_markets'] as const;
 export type ProjectedTable = (typeof PROJECTED_TABLES)[number];

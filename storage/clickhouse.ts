@@ -4,6 +4,7 @@
 
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { join } from 'node:path';
+import { useSpoolDir } from './bulkInsert.js';
 
 export type { ClickHouseClient } from '@clickhouse/client';
 
@@ -26,6 +27,8 @@ export async function openClickHouse(settings: ClickHouseSettings): Promise<Clic
     const { createChdbConnection } = await import('chdb/connection');
     const connection = createChdbConnection({ path: join(settings.dataDir, 'clickhouse') });
     client = createClient({ connection } as unknown as Parameters<typeof createClient>[0]);
+    // Bulk inserts go through files here (storage/bulkInsert.ts says why).
+    useSpoolDir(client, join(settings.dataDir, 'clickhouse-spool'));
   } else {
     client = createClient({ url: settings.url, username: settings.user, password: settings.password });
   }

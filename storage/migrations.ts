@@ -11,14 +11,22 @@ export interface Migration {
   readonly statements: readonly string[];
 }
 
-export async function applyMigrations(client: ClickHouseClient, database: string, component: string, migrations: readonly Migration[]): Promise<number[]> {
+async function ensureTable(client: ClickHouseClient, database: string): Promise<void> {
   await client.command({
     query: `CREATE TABLE IF NOT EXISTS ${database}.schema_migrations (component String, version UInt32, name String, applied_at DateTime64(3) DEFAULT now64(3))
             ENGINE = ReplacingMergeTree ORDER BY (component, version)`,
   });
-  const done = new Set(
-    (await queryRows<{ version: number }>(client, `SELECT version FROM ${database}.schema_migrations FINAL WHERE component = {component:String}`, { component })).map((r) => Number(r.version)),
-  );
+}
+
+/** Versions of `component` applied so far (empty for a new database). */
+export async function appliedVersions(client: ClickHouseClient, database: string, component: string): Promise<Set<number>> {
+  await ensureTable(client, database);
+  const rows = await queryRows<{ version: number }>(client, `SELECT version FROM ${database}.schema_migrations FINAL WHERE component = {component:String}`, { component });
+  return new Set(rows.map((r) => Number(r.version)));
+}
+
+export async function applyMigrations(client: ClickHouseClient, database: string, component: string, migrations: readonly Migration[]): Promise<number[]> {
+  const done = await appliedVersions(client, database, component);
   const applied: number[] = [];
   const sorted = [...migrations].sort((a, b) => a.version - b.version);
   for (const m of sorted) {

@@ -1,56 +1,53 @@
-// Fills and ledger movements: one `fills` row per fill (natural key fill_id), two `fill_sides` rows per fill
-// (taker and maker, ordered by account for per-user reads), one `ledger_events` row per deposit, withdrawal,
-// split, merge or redeem. Stateless: each row comes from one event.
+// Fills and ledger movements: one `fills` row per fill (natural key fill_id), one `ledger_events` row per
+// deposit, withdrawal, split, merge or redeem. ClickHouse derives from each fills row its two `fill_sides`
+// rows (taker and maker, ordered by account for per-user reads) and its two 'fill' order_events rows
+// (projections/schema.ts, migration 2). Stateless: each row comes from one event and what the orders
+// builder tells of the fill's two orders.
 
 import type { LogRecord } from '../../log/eventLog.js';
 import type { FillSide, TradeExecuted } from '../../engine/index.js';
-import { chTime, type RowSink } from '../rows.js';
+import type { RowSink } from '../rows.js';
+import { text, time } from '../tsv.js';
+import type { FillOrders } from './orders.js';
 
-function sideRow(e: TradeExecuted, pos: number, role: 'taker' | 'maker', s: FillSide) {
-  return {
-    fill_id: e.tradeId, role, pos, time: chTime(e.time), account: s.account, owner: s.owner, order_id: s.orderId,
-    condition_id: e.conditionId, token_id: s.tokenId, outcome: s.outcome, side: s.side, price: s.price, size: e.size,
-    amount: s.amount, fee: s.fee, fee_bps: s.feeBps, kind: e.kind,
-  };
+function side(s: FillSide): string {
+  return `${text(s.orderId)}\t${text(s.account)}\t${text(s.owner)}\t${text(s.tokenId)}\t${s.outcome}\t${s.side}\t${s.price}\t${s.amount}\t${s.fee}\t${s.feeBps}`;
+}
+
+/** One fills line (columns.ts order). */
+function fillLine(e: TradeExecuted, pos: number, bucket: number, orders: FillOrders): string {
+  return `${text(e.tradeId)}\t${pos}\t${e.seq}\t${time(e.time)}\t${text(e.conditionId)}\t${e.kind}\t${e.size}\t${e.price}\t${bucket}\t${side(e.taker)}\t${side(e.maker)}\t${text(orders.takerBuilder)}\t${text(orders.makerBuilder)}\t${orders.takerRemaining}\t${orders.makerRemaining}\n`;
+}
+
+function ledgerLine(pos: number, seq: number, ms: number, account: string, kind: string, conditionId: string, amount: number, payout: number): string {
+  return `${pos}\t${seq}\t${time(ms)}\t${text(account)}\t${kind}\t${text(conditionId)}\t${amount}\t${payout}\n`;
 }
 
 /**
- * `builderOf` answers for orders open before this record; orders accepted in the record carry their builder
- * on their OrderAccepted event.
+ * `fillOrders` holds, for the record's TradeExecuted events in order, their orders as the orders builder
+ * left them right after each fill (OrdersBuilder.apply fills it for the same record).
  */
-export function projectFills(record: LogRecord, out: RowSink, builderOf: (orderId: string) => string): void {
-  const acceptedHere = new Map<string, string>();
-  for (const e of record.events) if (e.type === 'OrderAccepted') acceptedHere.set(e.orderId, e.builder ?? '');
-  const builder = (orderId: string): string => acceptedHere.get(orderId) ?? builderOf(orderId);
+export function projectFills(record: LogRecord, out: RowSink, fillOrders: readonly FillOrders[]): void {
   let bucket = 0;
   for (const e of record.events) {
     switch (e.type) {
       case 'TradeExecuted': {
-        const t = e.taker;
-        const m = e.maker;
-        out.add('fills', {
-          fill_id: e.tradeId, pos: record.pos, seq: e.seq, time: chTime(e.time), condition_id: e.conditionId, kind: e.kind,
-          size: e.size, price: e.price, bucket_index: bucket++,
-          taker_order_id: t.orderId, taker_account: t.account, taker_owner: t.owner, taker_token_id: t.tokenId, taker_outcome: t.outcome,
-          taker_side: t.side, taker_price: t.price, taker_amount: t.amount, taker_fee: t.fee, taker_fee_bps: t.feeBps,
-          maker_order_id: m.orderId, maker_account: m.account, maker_owner: m.owner, maker_token_id: m.tokenId, maker_outcome: m.outcome,
-          maker_side: m.side, maker_price: m.price, maker_amount: m.amount, maker_fee: m.fee, maker_fee_bps: m.feeBps,
-          taker_builder: builder(t.orderId), maker_builder: builder(m.orderId),
-        });
-        out.add('fill_sides', sideRow(e, record.pos, 'taker', t));
-        out.add('fill_sides', sideRow(e, record.pos, 'maker', m));
+        const orders = fillOrders[bucket];
+        if (orders === undefined) throw new Error(`fill ${e.tradeId} at position ${record.pos}: no order state from the orders builder`);
+        out.add('fills', fillLine(e, record.pos, bucket, orders));
+        bucket += 1;
         break;
       }
       case 'CollateralDeposited':
       case 'CollateralWithdrawn':
-        out.add('ledger_events', { pos: record.pos, seq: e.seq, time: chTime(e.time), account: e.account, kind: e.type === 'CollateralDeposited' ? 'deposit' : 'withdraw', condition_id: '', amount: e.amount, payout: 0 });
+        out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, e.type === 'CollateralDeposited' ? 'deposit' : 'withdraw', '', e.amount, 0));
         break;
       case 'PositionSplit':
       case 'PositionsMerged':
-        out.add('ledger_events', { pos: record.pos, seq: e.seq, time: chTime(e.time), account: e.account, kind: e.type === 'PositionSplit' ? 'split' : 'merge', condition_id: e.conditionId, amount: e.amount, payout: 0 });
+        out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, e.type === 'PositionSplit' ? 'split' : 'merge', e.conditionId, e.amount, 0));
         break;
       case 'PositionRedeemed':
-        out.add('ledger_events', { pos: record.pos, seq: e.seq, time: chTime(e.time), account: e.account, kind: 'redeem', condition_id: e.conditionId, amount: e.burned[0] + e.burned[1], payout: e.payout });
+        out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, 'redeem', e.conditionId, e.burned[0] + e.burned[1], e.payout));
         break;
       default:
         break;

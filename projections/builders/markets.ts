@@ -3,7 +3,8 @@
 
 import type { LogRecord } from '../../log/eventLog.js';
 import type { MarketParams, Outcome } from '../../engine/index.js';
-import { chTime, type RowSink } from '../rows.js';
+import type { RowSink } from '../rows.js';
+import { bool, text, time } from '../tsv.js';
 
 export interface MarketState {
   conditionId: string;
@@ -27,7 +28,8 @@ export class MarketsBuilder {
   }
 
   apply(record: LogRecord, out: RowSink): void {
-    const touched = new Set<MarketState>();
+    // Created on the first market event: most records have none.
+    let touched: Set<MarketState> | undefined;
     for (const e of record.events) {
       switch (e.type) {
         case 'MarketListed': {
@@ -37,7 +39,7 @@ export class MarketsBuilder {
             status: 'active', winningOutcome: null, listedAt: e.time, updatedAt: e.time,
           };
           this.restore(m);
-          touched.add(m);
+          (touched ??= new Set()).add(m);
           break;
         }
         case 'MarketUpdated': {
@@ -45,7 +47,7 @@ export class MarketsBuilder {
           if (m === undefined) break;
           m.params = { tickSize: e.tickSize, minSize: e.minSize, makerFeeBps: e.makerFeeBps, takerFeeBps: e.takerFeeBps, negRisk: e.negRisk };
           m.updatedAt = e.time;
-          touched.add(m);
+          (touched ??= new Set()).add(m);
           break;
         }
         case 'MarketStatusChanged':
@@ -55,19 +57,20 @@ export class MarketsBuilder {
           if (e.type === 'MarketStatusChanged') m.status = e.to;
           else m.winningOutcome = e.winningOutcome;
           m.updatedAt = e.time;
-          touched.add(m);
+          (touched ??= new Set()).add(m);
           break;
         }
         default:
           break;
       }
     }
+    if (touched === undefined) return;
     for (const m of touched) {
-      out.add('engine_markets', {
-        condition_id: m.conditionId, token0: m.tokens[0], token1: m.tokens[1], tick_size: m.params.tickSize, min_size: m.params.minSize,
-        maker_fee_bps: m.params.makerFeeBps, taker_fee_bps: m.params.takerFeeBps, neg_risk: m.params.negRisk, status: m.status,
-        winning_outcome: m.winningOutcome ?? -1, listed_at: chTime(m.listedAt), updated_at: chTime(m.updatedAt), version: record.pos,
-      });
+      out.add(
+        'engine_markets',
+        `${text(m.conditionId)}\t${text(m.tokens[0])}\t${text(m.tokens[1])}\t${m.params.tickSize}\t${m.params.minSize}\t${m.params.makerFeeBps}\t` +
+          `${m.params.takerFeeBps}\t${bool(m.params.negRisk)}\t${m.status}\t${m.winningOutcome ?? -1}\t${time(m.listedAt)}\t${time(m.updatedAt)}\t${record.pos}\n`,
+      );
     }
   }
 }

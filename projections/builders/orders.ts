@@ -1,6 +1,8 @@
 // Orders: the latest state of every order (`orders`, versioned by log position, one row per order per batch)
-// and its history (`order_events`). Keeps the open orders in memory and, from them, each market's book as price levels in
-// outcome 0's terms, which is where midpoints for the price history come from.
+// and its history (`order_events`: accepted, rejected, cancelled, expired here; the 'fill' rows ClickHouse
+// derives from fills, which carry each order's remaining size from this builder). Keeps the open orders in
+// memory and, from them, each market's book as price levels in outcome 0's terms, which is where midpoints
+// for the price history come from.
 //
 // Status: LIVE while open; MATCHED once filled (also a FAK that filled partly before its remainder was
 // killed); CANCELED, EXPIRED, CANCELED_MARKET_RESOLVED. An order rests only after its own command has
@@ -9,7 +11,8 @@
 import type { LogRecord } from '../../log/eventLog.js';
 import type { OrderType, Outcome, Side } from '../../engine/index.js';
 import { PRICE_ONE } from '../../engine/index.js';
-import { chTime, type Row, type RowSink } from '../rows.js';
+import type { RowSink } from '../rows.js';
+import { bool, text, textArray, time } from '../tsv.js';
 
 export interface OpenOrder {
   id: string;
@@ -35,6 +38,17 @@ export interface OpenOrder {
   resting: boolean;
 }
 
+/**
+ * A fill's two orders right after the fill: builder code ('' when none or the order is unknown) and open
+ * quantity left (-1 when the projector does not know the order; it then records no 'fill' event for it).
+ */
+export interface FillOrders {
+  takerBuilder: string;
+  takerRemaining: number;
+  makerBuilder: string;
+  makerRemaining: number;
+}
+
 interface Levels {
   readonly bids: Map<number, number>;
   readonly asks: Map<number, number>;
@@ -47,8 +61,11 @@ function bookTerms(o: OpenOrder): { bid: boolean; price: number } {
 
 export class OrdersBuilder {
   readonly open = new Map<string, OpenOrder>();
-  /** The latest row of each order changed in the current batch (one row per order per batch). */
-  private pending = new Map<string, Row>();
+  /**
+   * Orders changed in the current batch, with the position of their last change; their row is written at
+   * flush, from the order as it then stands (its state after that change: nothing changed it since).
+   */
+  private pending = new Map<string, { order: OpenOrder; version: number }>();
   private readonly books = new Map<string, Levels>();
 
   private levels(conditionId: string): Levels {
@@ -99,13 +116,22 @@ export class OrdersBuilder {
     this.open.delete(o.id);
   }
 
-  /** Applies one record; returns the markets whose book changed. */
-  apply(record: LogRecord, out: RowSink): Set<string> {
-    const touched = new Set<string>();
-    const changed = new Map<string, OpenOrder>();
-    const history = (o: { id: string; account: string }, seq: number, time: number, kind: string, remaining: number, fillId = '', detail = ''): void => {
-      out.add('order_events', { order_id: o.id, pos: record.pos, seq, time: chTime(time), kind, account: o.account, remaining, fill_id: fillId, detail });
-    };
+  /** Reused by apply() for every record. */
+  private readonly touched = new Set<string>();
+
+  /**
+   * Applies one record; returns the markets whose book changed (a set reused by the next call: read it
+   * before). `fills` is emptied, then given one entry per TradeExecuted of the record, in order (what
+   * projectFills writes of the fill's orders).
+   */
+  apply(record: LogRecord, out: RowSink, fills: FillOrders[]): ReadonlySet<string> {
+    fills.length = 0;
+    const touched = this.touched;
+    touched.clear();
+    const pos = record.pos;
+    const changed = (o: OpenOrder): void => this.changed(o, pos);
+    const history = (o: { id: string; account: string }, seq: number, ms: number, kind: string, remaining: number, detail = ''): void =>
+      out.add('order_events', `${text(o.id)}\t${pos}\t${seq}\t${time(ms)}\t${kind}\t${text(o.account)}\t${remaining}\t\t${text(detail)}\n`);
     let taker: OpenOrder | undefined;
     for (const e of record.events) {
       switch (e.type) {
@@ -116,27 +142,24 @@ export class OrdersBuilder {
             makerAmount: e.makerAmount, takerAmount: e.takerAmount, trades: [], builder: e.builder ?? '', createdAt: e.time, updatedAt: e.time, resting: false,
           };
           this.open.set(o.id, o);
-          changed.set(o.id, o);
+          changed(o);
           taker = o;
           history(o, e.seq, e.time, 'accepted', o.size);
           break;
         }
         case 'OrderRejected':
-          history({ id: e.orderId, account: e.account }, e.seq, e.time, 'rejected', 0, '', e.message);
+          history({ id: e.orderId, account: e.account }, e.seq, e.time, 'rejected', 0, e.message);
           break;
         case 'TradeExecuted': {
           touched.add(e.conditionId);
-          for (const s of [e.taker, e.maker]) {
-            const o = this.open.get(s.orderId);
-            if (o === undefined) continue;
-            o.matched += e.size;
-            o.trades.push(e.tradeId);
-            o.updatedAt = e.time;
-            if (o.resting) this.moveLevel(o, -e.size);
-            if (o.matched >= o.size) this.finish(o, 'MATCHED');
-            changed.set(o.id, o);
-            history(o, e.seq, e.time, 'fill', o.size - o.matched, e.tradeId);
-          }
+          const t = this.fill(e.taker.orderId, e.size, e.tradeId, e.time);
+          const m = this.fill(e.maker.orderId, e.size, e.tradeId, e.time);
+          if (t !== undefined) changed(t);
+          if (m !== undefined) changed(m);
+          fills.push({
+            takerBuilder: t?.builder ?? '', takerRemaining: t === undefined ? -1 : t.size - t.matched,
+            makerBuilder: m?.builder ?? '', makerRemaining: m === undefined ? -1 : m.size - m.matched,
+          });
           break;
         }
         case 'OrderCancelled':
@@ -151,7 +174,7 @@ export class OrdersBuilder {
             : 'CANCELED';
           o.updatedAt = e.time;
           this.finish(o, status);
-          changed.set(o.id, o);
+          changed(o);
           history(o, e.seq, e.time, e.type === 'OrderExpired' ? 'expired' : `cancelled:${e.reason}`, e.remaining);
           break;
         }
@@ -164,20 +187,37 @@ export class OrdersBuilder {
       this.moveLevel(taker, taker.size - taker.matched);
       touched.add(taker.conditionId);
     }
-    for (const o of changed.values()) {
-      this.pending.set(o.id, {
-        order_id: o.id, account: o.account, owner: o.owner, condition_id: o.conditionId, token_id: o.tokenId, outcome: o.outcome, side: o.side,
-        price: o.price, original_size: o.size, size_matched: o.matched, status: o.status, order_type: o.orderType, post_only: o.postOnly,
-        expiration: o.expiration, maker_amount: o.makerAmount, taker_amount: o.takerAmount, associate_trades: [...o.trades], builder: o.builder,
-        created_at: chTime(o.createdAt), updated_at: chTime(o.updatedAt), version: record.pos,
-      });
-    }
     return touched;
+  }
+
+  /** Marks an order changed at log position `pos`. */
+  private changed(o: OpenOrder, pos: number): void {
+    const p = this.pending.get(o.id);
+    if (p === undefined) this.pending.set(o.id, { order: o, version: pos });
+    else p.version = pos;
+  }
+
+  /** One fill of a known order (undefined for an unknown one): matched quantity, trades, book. */
+  private fill(orderId: string, size: number, tradeId: string, ms: number): OpenOrder | undefined {
+    const o = this.open.get(orderId);
+    if (o === undefined) return undefined;
+    o.matched += size;
+    o.trades.push(tradeId);
+    o.updatedAt = ms;
+    if (o.resting) this.moveLevel(o, -size);
+    if (o.matched >= o.size) this.finish(o, 'MATCHED');
+    return o;
   }
 
   /** Moves the batch's order rows into `out`: each changed order once, as it stands at the end of the batch. */
   flush(out: RowSink): void {
-    for (const row of this.pending.values()) out.add('orders', row);
+    for (const { order: o, version } of this.pending.values()) {
+      out.add(
+        'orders',
+        `${text(o.id)}\t${text(o.account)}\t${text(o.owner)}\t${text(o.conditionId)}\t${text(o.tokenId)}\t${o.outcome}\t${o.side}\t${o.price}\t${o.size}\t${o.matched}\t${o.status}\t` +
+          `${o.orderType}\t${bool(o.postOnly)}\t${o.expiration}\t${o.makerAmount}\t${o.takerAmount}\t${textArray(o.trades)}\t${text(o.builder)}\t${time(o.createdAt)}\t${time(o.updatedAt)}\t${version}\n`,
+      );
+    }
     this.pending = new Map();
   }
 }

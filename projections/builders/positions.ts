@@ -8,9 +8,11 @@
 // of collateral for one of each outcome). Fees collected by the fee account enter it at zero cost.
 
 import type { LogRecord } from '../../log/eventLog.js';
-import type { Outcome } from '../../engine/index.js';
-import { chTime, type Row, type RowSink } from '../rows.js';
+import type { FillSide, Outcome } from '../../engine/index.js';
+import type { RowSink } from '../rows.js';
+import { text, time } from '../tsv.js';
 import type { MarketsBuilder } from './markets.js';
+import { mulDiv } from '../mulDiv.js';
 
 export interface PositionState {
   account: string;
@@ -24,34 +26,43 @@ export interface PositionState {
   updatedAt: number;
 }
 
-/** floor(a × b / c) exactly for safe integers whose product may pass 2^53. */
-function mulDiv(a: number, b: number, c: number): number {
-  return Number((BigInt(a) * BigInt(b)) / BigInt(c));
-}
 
 export class PositionsBuilder {
-  readonly positions = new Map<string, PositionState>();
-  /** The latest row of each position changed in the current batch (one row per position per batch). */
-  private pending = new Map<string, Row>();
+  /** Positions by account, then token (two maps: no key string built and hashed per lookup). */
+  readonly positions = new Map<string, Map<string, PositionState>>();
+  /**
+   * Positions changed in the current batch, with the log position of their last change (the row's version);
+   * their row is written at flush from the state as it then stands, which is their state after that change.
+   */
+  private pending = new Map<PositionState, number>();
 
   constructor(
     private readonly markets: MarketsBuilder,
     private readonly feeAccount: string,
   ) {}
 
-  restore(p: PositionState): void {
-    this.positions.set(`${p.account}\u0000${p.tokenId}`, p);
+  private tokensOf(account: string): Map<string, PositionState> {
+    let tokens = this.positions.get(account);
+    if (tokens === undefined) {
+      tokens = new Map();
+      this.positions.set(account, tokens);
+    }
+    return tokens;
   }
 
-  private position(account: string, tokenId: string, touched: Map<string, PositionState>): PositionState {
-    const key = `${account}\u0000${tokenId}`;
-    let p = this.positions.get(key);
+  restore(p: PositionState): void {
+    this.tokensOf(p.account).set(p.tokenId, p);
+  }
+
+  private position(account: string, tokenId: string, version: number): PositionState {
+    const tokens = this.tokensOf(account);
+    let p = tokens.get(tokenId);
     if (p === undefined) {
       const ref = this.markets.byToken.get(tokenId);
       p = { account, tokenId, conditionId: ref?.market.conditionId ?? '', outcome: ref?.outcome ?? 0, size: 0, cost: 0, totalBought: 0, realizedPnl: 0, updatedAt: 0 };
-      this.positions.set(key, p);
+      tokens.set(tokenId, p);
     }
-    touched.set(key, p);
+    this.pending.set(p, version);
     return p;
   }
 
@@ -70,20 +81,24 @@ export class PositionsBuilder {
     p.updatedAt = time;
   }
 
+  /** One side of a fill of `size` tokens. */
+  private fillSide(s: FillSide, size: number, time: number, version: number): void {
+    const p = this.position(s.account, s.tokenId, version);
+    if (s.side === 'BUY') {
+      this.buy(p, size - s.fee, s.amount, time);
+      if (s.fee > 0) this.buy(this.position(this.feeAccount, s.tokenId, version), s.fee, 0, time);
+    } else {
+      this.sell(p, size, s.amount - s.fee, time);
+    }
+  }
+
   apply(record: LogRecord): void {
-    const touched = new Map<string, PositionState>();
+    const version = record.pos;
     for (const e of record.events) {
       switch (e.type) {
         case 'TradeExecuted':
-          for (const s of [e.taker, e.maker]) {
-            const p = this.position(s.account, s.tokenId, touched);
-            if (s.side === 'BUY') {
-              this.buy(p, e.size - s.fee, s.amount, e.time);
-              if (s.fee > 0) this.buy(this.position(this.feeAccount, s.tokenId, touched), s.fee, 0, e.time);
-            } else {
-              this.sell(p, e.size, s.amount - s.fee, e.time);
-            }
-          }
+          this.fillSide(e.taker, e.size, e.time, version);
+          this.fillSide(e.maker, e.size, e.time, version);
           break;
         case 'PositionSplit':
         case 'PositionsMerged': {
@@ -92,7 +107,7 @@ export class PositionsBuilder {
           const half = Math.floor(e.amount / 2);
           const shares: [number, number] = [half, e.amount - half];
           m.tokens.forEach((tokenId, i) => {
-            const p = this.position(e.account, tokenId, touched);
+            const p = this.position(e.account, tokenId, version);
             if (e.type === 'PositionSplit') this.buy(p, e.amount, shares[i] as number, e.time);
             else this.sell(p, e.amount, shares[i] as number, e.time);
           });
@@ -104,7 +119,7 @@ export class PositionsBuilder {
           m.tokens.forEach((tokenId, i) => {
             const burned = e.burned[i] as number;
             if (burned === 0) return;
-            this.sell(this.position(e.account, tokenId, touched), burned, i === e.winningOutcome ? burned : 0, e.time);
+            this.sell(this.position(e.account, tokenId, version), burned, i === e.winningOutcome ? burned : 0, e.time);
           });
           break;
         }
@@ -112,17 +127,16 @@ export class PositionsBuilder {
           break;
       }
     }
-    for (const [key, p] of touched) {
-      this.pending.set(key, {
-        account: p.account, token_id: p.tokenId, condition_id: p.conditionId, outcome: p.outcome, size: p.size, cost: p.cost,
-        total_bought: p.totalBought, realized_pnl: p.realizedPnl, updated_at: chTime(p.updatedAt), version: record.pos,
-      });
-    }
   }
 
   /** Moves the batch's position rows into `out`: each changed position once, as it stands at the end of the batch. */
   flush(out: RowSink): void {
-    for (const row of this.pending.values()) out.add('positions', row);
+    for (const [p, version] of this.pending) {
+      out.add(
+        'positions',
+        `${text(p.account)}\t${text(p.tokenId)}\t${text(p.conditionId)}\t${p.outcome}\t${p.size}\t${p.cost}\t${p.totalBought}\t${p.realizedPnl}\t${time(p.updatedAt)}\t${version}\n`,
+      );
+    }
     this.pending = new Map();
   }
 }

@@ -5,14 +5,21 @@
 
 import type { LogRecord } from '../../log/eventLog.js';
 import { PRICE_ONE } from '../../engine/index.js';
-import { chMinute, type Row, type RowSink } from '../rows.js';
+import type { RowSink } from '../rows.js';
+import { minute, nullableInt, text } from '../tsv.js';
 import type { MarketsBuilder } from './markets.js';
 import type { OrdersBuilder } from './orders.js';
+
+/** Outcome 1's price from outcome 0's. */
+function mirror(p: number | null): number | null {
+  return p === null ? null : PRICE_ONE - p;
+}
 
 export class PriceHistoryBuilder {
   /** Last trade per market, outcome 0's price. */
   readonly lastTrade = new Map<string, number>();
-  private pending = new Map<string, Row>();
+  /** The batch's rows by token and minute (start of the minute, ms): a later record replaces the row. */
+  private pending = new Map<string, { tokenId: string; minuteMs: number; last: number | null; mid: number | null; version: number }>();
 
   constructor(
     private readonly markets: MarketsBuilder,
@@ -31,17 +38,16 @@ export class PriceHistoryBuilder {
       const { bid, ask } = this.orders.bestPrices(conditionId);
       const mid = bid !== undefined && ask !== undefined ? Math.round((bid + ask) / 2) : null;
       const last = this.lastTrade.get(conditionId) ?? null;
-      const minute = chMinute(time);
-      m.tokens.forEach((tokenId, i) => {
-        const mirror = (p: number | null): number | null => (p === null ? null : i === 0 ? p : PRICE_ONE - p);
-        this.pending.set(`${tokenId}|${minute}`, { token_id: tokenId, minute, last_trade: mirror(last), mid: mirror(mid), version: record.pos });
-      });
+      const minuteMs = time - (time % 60_000);
+      const [token0, token1] = m.tokens;
+      this.pending.set(`${token0}|${minuteMs}`, { tokenId: token0, minuteMs, last, mid, version: record.pos });
+      this.pending.set(`${token1}|${minuteMs}`, { tokenId: token1, minuteMs, last: mirror(last), mid: mirror(mid), version: record.pos });
     }
   }
 
   /** Moves the rows of the batch into `out`. */
   flush(out: RowSink): void {
-    for (const row of this.pending.values()) out.add('price_history', row);
+    for (const r of this.pending.values()) out.add('price_history', `${text(r.tokenId)}\t${minute(r.minuteMs)}\t${nullableInt(r.last)}\t${nullableInt(r.mid)}\t${r.version}\n`);
     this.pending = new Map();
   }
 }

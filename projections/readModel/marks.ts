@@ -11,19 +11,35 @@ import { select, type ReadContext } from './context.js';
 export const MARK_SQL = 'coalesce(mid, last_trade)';
 
 /**
- * Latest mark of each token that has one. No FINAL: the latest version of each (token, minute) is taken
- * first, then the latest minute with a mark (twice as fast as FINAL here). It still reads every stored
- * minute of the tokens; a table of latest marks per token would make it a point lookup (see README.md).
+ * Latest mark of each token that has one: a point lookup in latest_prices (each token's last price_history
+ * row by (minute, version), kept by ClickHouse beside price_history; projections/schema.ts, migration 2).
+ * When that row has no mark, the latest mark is an earlier minute's: only those tokens are looked up in
+ * price_history, taking the latest version of each minute first, then the latest minute with a mark. A token
+ * without a latest_prices row has no price_history row either, so no mark.
  */
 export async function latestMarks(ctx: ReadContext, tokenIds: readonly string[]): Promise<Map<string, number>> {
-  if (tokenIds.length === 0) return new Map();
+  const out = new Map<string, number>();
+  if (tokenIds.length === 0) return out;
+  const latest = await select<{ token_id: string; mark: number | null }>(
+    ctx,
+    `SELECT token_id, coalesce(tupleElement(l, 1), tupleElement(l, 2)) AS mark
+       FROM (SELECT token_id, argMaxMerge(latest) AS l FROM ${ctx.db}.latest_prices WHERE token_id IN {tokens:Array(String)} GROUP BY token_id)`,
+    { tokens: [...new Set(tokenIds)] },
+  );
+  const earlier: string[] = [];
+  for (const r of latest) {
+    if (r.mark === null) earlier.push(r.token_id);
+    else out.set(r.token_id, Number(r.mark));
+  }
+  if (earlier.length === 0) return out;
   const rows = await select<{ token_id: string; mark: number }>(
     ctx,
     `SELECT token_id, argMax(m, minute) AS mark FROM (
        SELECT token_id, minute, argMax(${MARK_SQL}, version) AS m FROM ${ctx.db}.price_history
         WHERE token_id IN {tokens:Array(String)} GROUP BY token_id, minute
      ) WHERE m IS NOT NULL GROUP BY token_id`,
-    { tokens: [...new Set(tokenIds)] },
+    { tokens: earlier },
   );
-  return new Map(rows.map((r) => [r.token_id, Number(r.mark)]));
+  for (const r of rows) out.set(r.token_id, Number(r.mark));
+  return out;
 }

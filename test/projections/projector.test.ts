@@ -69,15 +69,18 @@ t.test('a failure between inserts: a new projector redoes exactly the pending ra
   await clean.catchUp();
 
   const target = await freshDatabase();
-  let inserts = 0;
+  // The projector's inserts are commands (storage/bulkInsert.ts). Count the progress records, one per batch
+  // (projector.ts): the third is the third batch's "pending"; let that batch's second table insert land, then fail.
+  let progressRecords = 0;
+  let tableInserts = 0;
   const failing = new Proxy(target.ch, {
     get(client, key, receiver) {
-      if (key !== 'insert') return Reflect.get(client, key, receiver);
-      return async (params: Parameters<ClickHouseClient['insert']>[0]) => {
-        const result = await client.insert(params);
-        inserts += 1;
-        // Let the data land, then fail, in the middle of the third batch's table inserts.
-        if (inserts === 17) throw new Error('connection reset after the insert landed (scripted)');
+      if (key !== 'command') return Reflect.get(client, key, receiver);
+      return async (params: Parameters<ClickHouseClient['command']>[0]) => {
+        const result = await client.command(params);
+        if (!params.query.startsWith('INSERT INTO')) return result;
+        if (params.query.includes('.projection_progress ')) progressRecords += 1;
+        else if (progressRecords === 3 && ++tableInserts === 2) throw new Error('connection reset after the insert landed (scripted)');
         return result;
       };
     },

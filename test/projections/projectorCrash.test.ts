@@ -60,6 +60,15 @@ t.test(`SIGKILL the projector ${RUNS} times mid-projection: every fill exactly o
   const fills = countFills(session.records);
   t.equal(Number(row?.n), fills, `count() = ${fills} fills in the log`);
   t.equal(Number(row?.u), fills, 'uniqExact(fill_id) = fills in the log');
+  // Rows ClickHouse derives from fills (materialized views) are exactly once too.
+  const derived = await ch.query({
+    query: "SELECT (SELECT count() FROM exchange.fill_sides) AS sides, (SELECT countIf(kind = 'fill') FROM exchange.order_events) AS events",
+    format: 'JSONEachRow',
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+  });
+  const [d] = (await derived.json()) as { sides: number; events: number }[];
+  t.equal(Number(d?.sides), 2 * fills, 'fill_sides: two rows per fill');
+  t.equal(Number(d?.events), 2 * fills, "order_events: two 'fill' rows per fill");
   const positions = await ch.query({ query: 'SELECT account, token_id, size FROM exchange.positions FINAL', format: 'JSONEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } });
   const projected = new Map(((await positions.json()) as { account: string; token_id: string; size: number }[]).map((r) => [`${r.account} ${r.token_id}`, Number(r.size)]));
   for (const [address, account] of session.engine.state.ledger.accounts) {

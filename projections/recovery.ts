@@ -1,0 +1,54 @@
+// Redoing the pending batch after a crash, without relying on rows that merges may have discarded.
+//
+// The in-memory state is restored from the latest-state tables (restoreState.ts): "as of position P" means
+// each key's row with the greatest version <= P. That row survives only while no newer row of the key is in
+// the same part: once some of the pending batch's rows have landed, a ReplacingMergeTree merge may keep only
+// those, and the state as of P is gone for those keys. So a builder whose table already holds rows of the
+// pending batch is restored as of the batch's end instead (its rows are the batch's result), and does not
+// apply the batch again ("landed"); the others are restored as of P and rebuild their rows.
+//
+// This is sound because the tables are inserted one at a time, in PROJECTED_TABLES order (schema.ts): the
+// tables whose rows depend on a builder's state before the batch come before that builder's own table. If a
+// builder's table has landed, every table depending on it has landed too and is not rebuilt (the closure
+// below), while every table still to insert depends only on builders restored as of P.
+//
+//   table           its rows depend on the state before the batch of
+//   ledger_events   -
+//   fills           orders (builder codes, remaining sizes)
+//   order_events    orders
+//   price_history   prices (last trades), orders (books), markets
+//   positions       positions, markets
+//   orders          orders
+//   engine_markets  markets
+//
+// A table without rows of the batch reports "not landed": its builder did not change in the batch, so
+// either restore gives the same state.
+
+import type { ClickHouseClient } from '@clickhouse/client';
+
+export type BuilderName = 'markets' | 'orders' | 'positions' | 'prices';
+
+/** The latest-state table that holds each builder's state. */
+const STATE_TABLE: Readonly<Record<BuilderName, string>> = { prices: 'price_history', positions: 'positions', orders: 'orders', markets: 'engine_markets' };
+
+/** Builders that must be taken as landed when one is (their tables come before its table). */
+const IMPLIED: Readonly<Record<BuilderName, readonly BuilderName[]>> = { markets: ['orders', 'positions', 'prices'], orders: ['prices'], positions: [], prices: [] };
+
+/** The builders whose tables hold rows of the batch [from, to], closed under IMPLIED. */
+export async function landedBuilders(ch: ClickHouseClient, db: string, from: number, to: number): Promise<Set<BuilderName>> {
+  const names = Object.keys(STATE_TABLE) as BuilderName[];
+  const result = await ch.query({
+    query: `SELECT ${names.map((b) => `(SELECT count() FROM ${db}.${STATE_TABLE[b]} WHERE version BETWEEN {from:UInt64} AND {to:UInt64}) AS ${b}`).join(', ')}`,
+    format: 'JSONEachRow',
+    query_params: { from, to },
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+  });
+  const [row] = (await result.json()) as Record<BuilderName, number>[];
+  const landed = new Set<BuilderName>();
+  for (const b of names) {
+    if (Number(row?.[b] ?? 0) === 0) continue;
+    landed.add(b);
+    for (const implied of IMPLIED[b]) landed.add(implied);
+  }
+  return landed;
+}
