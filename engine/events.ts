@@ -245,3 +245,30 @@ export function tradeIdFor(seq: number): string {
   const hex = seq.toString(16).padStart(12, '0');
   return `00000000-0000-4000-8000-${hex}`;
 }
+
+const TRADE_ID_PREFIX = '00000000-0000-4000-8000-';
+/** The prefix with the zero padding for a hex number of each length (index = length, up to 12). */
+const TRADE_ID_PADDED: readonly string[] = Array.from({ length: 13 }, (_, n) => TRADE_ID_PREFIX + '0'.repeat(12 - n));
+
+/** Two hex digits of each byte value. */
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/**
+ * tradeIdFor for the fills of one engine, equal to it for every seq: the hex of seq / 256 with its padding
+ * is kept from the previous call (fills come in sequence order), so a fill appends two digits from a table
+ * instead of formatting a number.
+ */
+export class TradeIds {
+  private high = -1;
+  private prefix = '';
+
+  idFor(seq: number): string {
+    const high = Math.floor(seq / 256);
+    if (high !== this.high) {
+      const hex = high === 0 ? '' : high.toString(16);
+      this.prefix = (TRADE_ID_PADDED[hex.length + 2] ?? TRADE_ID_PREFIX) + hex;
+      this.high = high;
+    }
+    return this.prefix + (HEX_BYTE[seq - high * 256] as string);
+  }
+}

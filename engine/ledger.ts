@@ -9,47 +9,42 @@ export class Holding {
 }
 
 /**
- * An account's open orders, oldest first: an intrusive doubly-linked list through Order.accountPrev/Next,
- * so adding and removing an order allocate nothing (a Set costs a hash-table entry per order).
+ * An account's open orders, in no particular order (every reader sorts them by priority): an array, each
+ * order knowing its index (Order.accountIndex), so adding is a push and removing moves the last order into
+ * the gap. Both touch the account's array and at most one other order; a linked list would touch the
+ * order's two neighbours, and a Set costs a hash-table entry per order.
  */
 export class AccountOrders {
-  private head: Order | null = null;
-  private tail: Order | null = null;
-  private count = 0;
+  private readonly list: Order[] = [];
 
   get size(): number {
-    return this.count;
+    return this.list.length;
   }
 
   add(order: Order): void {
-    if (order.inAccount) return;
-    order.inAccount = true;
-    order.accountPrev = this.tail;
-    order.accountNext = null;
-    if (this.tail === null) this.head = order;
-    else this.tail.accountNext = order;
-    this.tail = order;
-    this.count += 1;
+    if (order.accountIndex >= 0) return;
+    order.accountIndex = this.list.length;
+    this.list.push(order);
   }
 
   delete(order: Order): void {
-    if (!order.inAccount) return;
-    order.inAccount = false;
-    if (order.accountPrev === null) this.head = order.accountNext;
-    else order.accountPrev.accountNext = order.accountNext;
-    if (order.accountNext === null) this.tail = order.accountPrev;
-    else order.accountNext.accountPrev = order.accountPrev;
-    order.accountPrev = null;
-    order.accountNext = null;
-    this.count -= 1;
+    const at = order.accountIndex;
+    if (at < 0 || this.list[at] !== order) return;
+    const last = this.list.pop() as Order;
+    if (last !== order) {
+      this.list[at] = last;
+      last.accountIndex = at;
+    }
+    order.accountIndex = -1;
   }
 
   has(order: Order): boolean {
-    return order.inAccount && order.account.orders === this;
+    const at = order.accountIndex;
+    return at >= 0 && this.list[at] === order;
   }
 
-  *[Symbol.iterator](): IterableIterator<Order> {
-    for (let o = this.head; o !== null; o = o.accountNext) yield o;
+  [Symbol.iterator](): IterableIterator<Order> {
+    return this.list.values();
   }
 }
 

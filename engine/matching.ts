@@ -9,7 +9,7 @@
 // arithmetic: quantities are whole lots and prices multiples of the finest tick.
 
 import type { FillSide, MatchKind } from './events.js';
-import { EVENT_VERSION, tradeIdFor } from './events.js';
+import { EVENT_VERSION } from './events.js';
 import { crosses, opposite } from './book/orderBook.js';
 import type { Order } from './order.js';
 import type { EngineState } from './state.js';
@@ -28,10 +28,10 @@ function settleSide(state: EngineState, order: Order, qty: number, bookPrice: nu
     account.reserved -= released;
     account.free += released - amount;
     fee = feeOf(qty, feeBps);
-    account.holding(order.tokenId).free += qty - fee;
+    order.tokenHolding().free += qty - fee;
     if (fee !== 0) state.feeAccount.holding(order.tokenId).free += fee;
   } else {
-    account.holding(order.tokenId).reserved -= qty;
+    order.tokenHolding().reserved -= qty;
     fee = feeOf(amount, feeBps);
     account.free += amount - fee;
     state.feeAccount.free += fee;
@@ -72,7 +72,7 @@ function fill(state: EngineState, taker: Order, maker: Order, qty: number): void
     seq,
     time: state.now,
     type: 'TradeExecuted',
-    tradeId: tradeIdFor(seq),
+    tradeId: state.tradeIds.idFor(seq),
     conditionId: market.conditionId,
     kind,
     size: qty,
@@ -107,7 +107,7 @@ export function releaseReservation(order: Order): void {
     account.reserved -= amount;
     account.free += amount;
   } else {
-    const holding = account.holding(order.tokenId);
+    const holding = order.tokenHolding();
     holding.reserved -= order.remaining;
     holding.free += order.remaining;
   }

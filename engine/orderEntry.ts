@@ -7,13 +7,16 @@ import { EVENT_VERSION, type OrderAccepted } from './events.js';
 import { ASK, BID, crosses, opposite } from './book/orderBook.js';
 import { match, releaseReservation } from './matching.js';
 import { Order } from './order.js';
-import { deriveTerms, isMarketable, reservationFor } from './orderTerms.js';
+import { isMarketable, orderPrice, orderQty, reservationFor } from './orderTerms.js';
 import { rejectMessage, type RejectCode } from './rejectReasons.js';
 import type { EngineState } from './state.js';
+import type { Holding } from './ledger.js';
 import { MAX_ORDER_AMOUNT, PRICE_ONE } from './units.js';
 import { isAmount, isId, isTimestamp } from './commandChecks.js';
 
-const ORDER_TYPES = new Set(['GTC', 'GTD', 'FOK', 'FAK']);
+function isOrderType(value: unknown): boolean {
+  return value === 'GTC' || value === 'GTD' || value === 'FOK' || value === 'FAK';
+}
 /** Latest accepted expiration (unix seconds), far beyond any real order, keeps ms arithmetic exact. */
 const MAX_EXPIRATION_SEC = 100_000_000_000;
 
@@ -37,7 +40,7 @@ function wellFormed(cmd: PlaceOrder): boolean {
     typeof cmd.owner === 'string' &&
     isId(cmd.tokenId) &&
     (cmd.side === 'BUY' || cmd.side === 'SELL') &&
-    ORDER_TYPES.has(cmd.orderType) &&
+    isOrderType(cmd.orderType) &&
     typeof cmd.postOnly === 'boolean' &&
     isAmount(cmd.makerAmount, MAX_ORDER_AMOUNT) &&
     isAmount(cmd.takerAmount, MAX_ORDER_AMOUNT) &&
@@ -67,17 +70,19 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
     return refuse(state, cmd, 'INVALID_EXPIRATION');
   }
 
-  const terms = deriveTerms(cmd, market.params);
-  if ('code' in terms) return refuse(state, cmd, terms.code, terms.values);
-  const { qty, price } = terms;
+  const price = orderPrice(cmd, market.params);
+  if (typeof price !== 'number') return refuse(state, cmd, price.code, price.values);
+  const qty = orderQty(cmd);
 
   const account = state.ledger.get(cmd.account);
+  const buy = cmd.side === 'BUY';
   const reserve = reservationFor(cmd.side, qty, price);
-  const funds = account === undefined ? 0 : cmd.side === 'BUY' ? account.free : account.freeTokens(cmd.tokenId);
+  // A SELL reserves tokens: look the holding up once (without creating it) and keep it on the order.
+  const holding = account === undefined || buy ? undefined : account.holdings.get(cmd.tokenId);
+  const funds = account === undefined ? 0 : buy ? account.free : (holding?.free ?? 0);
   if (account === undefined || funds < reserve) return refuse(state, cmd, 'NOT_ENOUGH_BALANCE');
 
   const outcome = ref.outcome;
-  const buy = cmd.side === 'BUY';
   const bookSide = outcome === 0 ? (buy ? BID : ASK) : buy ? ASK : BID;
   const bookPrice = outcome === 0 ? price : PRICE_ONE - price;
   const book = market.book;
@@ -89,18 +94,20 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
   if (cmd.orderType === 'FAK' && !wouldCross) return refuse(state, cmd, 'FAK_NO_MATCH');
 
   // Accepted: reserve, announce, match, then rest or release the remainder.
+  const order = new Order(
+    cmd.orderId, account, cmd.owner, market, outcome, cmd.side, price, bookSide, qty,
+    cmd.orderType, cmd.postOnly, cmd.expiration, expiresAt, state.nextSeq(), cmd.dedupeUntil,
+  );
   if (buy) {
     account.free -= reserve;
     account.reserved += reserve;
   } else {
-    const holding = account.holding(cmd.tokenId);
-    holding.free -= reserve;
-    holding.reserved += reserve;
+    // funds >= reserve > 0, so the holding exists.
+    const held = holding as Holding;
+    held.free -= reserve;
+    held.reserved += reserve;
+    order.holding = held;
   }
-  const order = new Order(
-    cmd.orderId, account, cmd.owner, market, outcome, cmd.tokenId, cmd.side, price, bookSide, bookPrice, qty,
-    cmd.orderType, cmd.postOnly, cmd.expiration, expiresAt, state.nextSeq(), cmd.dedupeUntil,
-  );
   const accepted: OrderAccepted = {
     v: EVENT_VERSION,
     seq: state.advance(),
@@ -130,7 +137,10 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
     state.finish(order, 'MATCHED');
   } else if (marketable) {
     releaseReservation(order);
-    state.emit({
+    state.push({
+      v: EVENT_VERSION,
+      seq: state.advance(),
+      time: state.now,
       type: 'OrderCancelled',
       orderId: order.id,
       account: account.address,
@@ -142,7 +152,7 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
     state.finish(order, 'CANCELED');
   } else {
     book.add(order);
-    state.live.set(order.id, order);
+    state.ids.open(order); // not known: checked above
     account.orders.add(order);
     if (expiresAt !== 0) state.expiry.push(order);
   }

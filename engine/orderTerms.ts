@@ -11,14 +11,7 @@
 
 import type { MarketParams, PlaceOrder } from './commands.js';
 import type { RejectCode } from './rejectReasons.js';
-import { LOT, MIN_TICK, PRICE_ONE, cost, floorTo, formatUnits, hasAtMostDecimals, tickDecimals } from './units.js';
-
-export interface OrderTerms {
-  /** Token quantity the order may fill (whole lots). */
-  readonly qty: number;
-  /** Limit price in the order's own token. */
-  readonly price: number;
-}
+import { LOT, MIN_TICK, PRICE_ONE, cost, floorTo, formatUnits, hasAtMostDecimals, mulDivCeil, mulDivFloor, tickDecimals } from './units.js';
 
 export interface TermsRefusal {
   readonly code: RejectCode;
@@ -34,15 +27,36 @@ function ratioText(numerator: number, denominator: number): string {
   return String(Number((numerator / denominator).toFixed(6)));
 }
 
+/**
+ * value % step === 0 for a non-negative integer `value` and a positive integer `step` below 2^31. A
+ * remainder of a rounded float is a call into the C library; below 2^31 it is done in 32-bit integers.
+ */
+function isMultiple(value: number, step: number): boolean {
+  return value <= 0x7fffffff ? (value | 0) % step === 0 : value % step === 0;
+}
+
 function tickRefusal(id: string, price: string, tick: number): TermsRefusal {
   return { code: 'TICK_SIZE', values: { id, price, tick: formatUnits(tick) } };
 }
 
-export function deriveTerms(cmd: PlaceOrder, params: MarketParams): OrderTerms | TermsRefusal {
-  return isMarketable(cmd.orderType) ? marketableTerms(cmd, params) : limitTerms(cmd, params);
+/**
+ * Token quantity an order may fill: a limit BUY's takerAmount, a marketable BUY's takerAmount floored to
+ * whole lots, a SELL's makerAmount. Only meaningful once orderPrice accepted the order.
+ */
+export function orderQty(cmd: PlaceOrder): number {
+  if (cmd.side === 'SELL') return cmd.makerAmount;
+  return isMarketable(cmd.orderType) ? floorTo(cmd.takerAmount, LOT) : cmd.takerAmount;
 }
 
-function limitTerms(cmd: PlaceOrder, params: MarketParams): OrderTerms | TermsRefusal {
+/**
+ * The order's limit price in its own token (see the header), or why it is refused. A plain number when
+ * accepted, so the order path allocates nothing here; the quantity is orderQty(cmd).
+ */
+export function orderPrice(cmd: PlaceOrder, params: MarketParams): number | TermsRefusal {
+  return isMarketable(cmd.orderType) ? marketablePrice(cmd, params) : limitPrice(cmd, params);
+}
+
+function limitPrice(cmd: PlaceOrder, params: MarketParams): number | TermsRefusal {
   const tick = params.tickSize;
   const cashDecimals = Math.min(6, tickDecimals(tick) + 2);
   const buy = cmd.side === 'BUY';
@@ -55,18 +69,18 @@ function limitTerms(cmd: PlaceOrder, params: MarketParams): OrderTerms | TermsRe
     };
   }
   const candidate = Math.round((cash / qty) * PRICE_ONE);
-  const exact = candidate % MIN_TICK === 0 && cost(qty, candidate) === cash;
+  const exact = isMultiple(candidate, MIN_TICK) && cost(qty, candidate) === cash;
   if (!exact) return tickRefusal(cmd.orderId, ratioText(cash, qty), tick);
-  if (candidate % tick !== 0 || candidate < tick || candidate > PRICE_ONE - tick) {
+  if (!isMultiple(candidate, tick) || candidate < tick || candidate > PRICE_ONE - tick) {
     return tickRefusal(cmd.orderId, formatUnits(candidate), tick);
   }
   if (qty < params.minSize) {
     return { code: 'MIN_SIZE', values: { id: cmd.orderId, size: formatUnits(qty), min: formatUnits(params.minSize) } };
   }
-  return { qty, price: candidate };
+  return candidate;
 }
 
-function marketableTerms(cmd: PlaceOrder, params: MarketParams): OrderTerms | TermsRefusal {
+function marketablePrice(cmd: PlaceOrder, params: MarketParams): number | TermsRefusal {
   const tick = params.tickSize;
   const cashDecimals = Math.min(6, tickDecimals(tick) + 2);
   if (cmd.side === 'BUY') {
@@ -75,22 +89,21 @@ function marketableTerms(cmd: PlaceOrder, params: MarketParams): OrderTerms | Te
     }
     const qty = floorTo(cmd.takerAmount, LOT);
     if (qty === 0) return { code: 'MIN_SIZE', values: { id: cmd.orderId, size: formatUnits(cmd.takerAmount), min: formatUnits(LOT) } };
-    // floor(maker / taker) in price units; exact in BigInt because maker × 1e6 can pass 2^53.
-    const ratio = Number((BigInt(cmd.makerAmount) * BigInt(PRICE_ONE)) / BigInt(cmd.takerAmount));
+    // floor(maker / taker) in price units, exact (maker × 1e6 can pass 2^53; mulDivFloor handles it).
+    const ratio = mulDivFloor(cmd.makerAmount, PRICE_ONE, cmd.takerAmount);
     const price = Math.min(floorTo(ratio, tick), PRICE_ONE - tick);
     if (price < tick) return tickRefusal(cmd.orderId, ratioText(cmd.makerAmount, cmd.takerAmount), tick);
-    return { qty, price };
+    return price;
   }
   if (cmd.makerAmount % LOT !== 0) {
     return { code: 'INVALID_AMOUNTS', values: { kind: 'market sell', maker: 2, taker: 6 } };
   }
   const qty = cmd.makerAmount;
-  const scaled = BigInt(cmd.takerAmount) * BigInt(PRICE_ONE);
-  const ratio = Number((scaled + BigInt(qty) - 1n) / BigInt(qty));
+  const ratio = mulDivCeil(cmd.takerAmount, PRICE_ONE, qty);
   const roundedUp = ratio % tick === 0 ? ratio : floorTo(ratio, tick) + tick;
   const price = Math.max(roundedUp, tick);
   if (price > PRICE_ONE - tick) return tickRefusal(cmd.orderId, ratioText(cmd.takerAmount, qty), tick);
-  return { qty, price };
+  return price;
 }
 
 /** Collateral (BUY) or tokens (SELL) an order must hold back for `qty` at its limit `price`. */

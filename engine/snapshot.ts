@@ -149,9 +149,8 @@ export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFacto
     if (ref === undefined) throw new Error(`snapshot order ${o.id} names unknown token ${o.tokenId}`);
     const buy = o.side === 'BUY';
     const bookSide = ref.outcome === 0 ? (buy ? BID : ASK) : buy ? ASK : BID;
-    const bookPrice = ref.outcome === 0 ? o.price : 1_000_000 - o.price;
     const account = state.ledger.getOrCreate(o.account);
-    const order = new Order(o.id, account, o.owner, ref.market, ref.outcome, o.tokenId, o.side, o.price, bookSide, bookPrice, o.size, o.orderType, o.postOnly, o.expiration, o.expiresAt, o.priority, o.dedupeUntil);
+    const order = new Order(o.id, account, o.owner, ref.market, ref.outcome, o.side, o.price, bookSide, o.size, o.orderType, o.postOnly, o.expiration, o.expiresAt, o.priority, o.dedupeUntil);
     order.remaining = o.remaining;
     ref.market.book.add(order);
     state.live.set(order.id, order);

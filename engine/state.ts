@@ -4,7 +4,7 @@
 // Handlers in the other files change it only through the functions they export and emit one event per fact.
 
 import type { CommandType, Outcome } from './commands.js';
-import { EVENT_VERSION, type EngineEvent, type EventBody } from './events.js';
+import { EVENT_VERSION, TradeIds, type EngineEvent, type EventBody } from './events.js';
 import type { BookFactory } from './book/orderBook.js';
 import { ApiKeyTable } from './apiKeyTable.js';
 import { ExpiryQueue } from './expiryQueue.js';
@@ -50,10 +50,17 @@ export class EngineState {
   /** Which signers may sign for which makers (signature types 1 and 2; see signerTable.ts). */
   readonly signers = new SignerTable();
   readonly feeAccount: Account;
+  /** Trade ids of fills (tradeIdFor, with the formatting of the previous fill reused). */
+  readonly tradeIds = new TradeIds();
   seq = 0;
   now = 0;
-  /** Events of the command being applied. */
-  out: EngineEvent[] = [];
+  /**
+   * Events of the command being applied: a scratch buffer reused by every command, of which the first
+   * `outCount` are this command's (takeEvents copies them out). Reusing it spares each command a growable
+   * array; the copy is sized exactly.
+   */
+  private readonly out: (EngineEvent | null)[] = [];
+  private outCount = 0;
 
   constructor(
     readonly config: EngineConfig,
@@ -65,7 +72,7 @@ export class EngineState {
   /** Appends an event with the next sequence number and the current engine time. */
   emit(body: EventBody): void {
     this.seq += 1;
-    this.out.push({ v: EVENT_VERSION, seq: this.seq, time: this.now, ...body } as EngineEvent);
+    this.push({ v: EVENT_VERSION, seq: this.seq, time: this.now, ...body } as EngineEvent);
   }
 
   /** Takes the next sequence number, for hot paths that build the whole event themselves (see push). */
@@ -76,7 +83,27 @@ export class EngineState {
 
   /** Appends a whole event built with `v`, `seq: advance()` and `time: now` (no second allocation). */
   push(event: EngineEvent): void {
-    this.out.push(event);
+    const at = this.outCount;
+    if (at < this.out.length) this.out[at] = event;
+    else this.out.push(event);
+    this.outCount = at + 1;
+  }
+
+  /** Starts a command with an empty event list (even if the previous command threw half-way). */
+  beginEvents(): void {
+    this.outCount = 0;
+  }
+
+  /** The events of the command just applied, as a new array; the buffer lets go of them. */
+  takeEvents(): EngineEvent[] {
+    const n = this.outCount;
+    const out = this.out;
+    // The first outCount slots hold this command's events. Most commands emit one or two: an array
+    // literal of that length is the cheapest exact-size copy.
+    const events = (n === 1 ? [out[0]] : n === 2 ? [out[0], out[1]] : out.slice(0, n)) as EngineEvent[];
+    for (let i = 0; i < n; i++) out[i] = null;
+    this.outCount = 0;
+    return events;
   }
 
   /** The sequence number the next emitted event will carry. */
@@ -100,9 +127,14 @@ export class EngineState {
     this.ids.prune(this.now);
   }
 
-  /** Records that an order is no longer open. */
+  /**
+   * Records that an order is no longer open. An order is open exactly while it is in its account's list
+   * (placeOrder and restore add it there and to the ids together), so that membership tells the ids table
+   * whether the order was live.
+   */
   finish(order: Order, status: DoneStatus): void {
-    order.account.orders.delete(order);
-    this.ids.finish(order, status, order.dedupeUntil, this.now);
+    const wasLive = order.inAccount;
+    if (wasLive) order.account.orders.delete(order);
+    this.ids.finish(order, status, wasLive, order.dedupeUntil, this.now);
   }
 }

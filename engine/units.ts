@@ -37,22 +37,26 @@ export function cost(qty: number, price: number): number {
 
 /** floor(amount × bps / 10_000) without leaving safe-integer range for any amount below 2^53. */
 export function feeOf(amount: number, bps: number): number {
+  if (bps === 0) return 0; // the common case, without the divisions
   const high = Math.floor(amount / BPS);
   const low = amount - high * BPS;
   return high * bps + Math.floor((low * bps) / BPS);
 }
 
+/** 10^k for k = 0..6, so the per-order decimal checks below do not call Math.pow. */
+const POW10: readonly number[] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
+
 /** Number of decimals of a tick (0.01 → 2, 0.005 → 3, 0.0025 → 4). */
 export function tickDecimals(tick: number): number {
   let decimals = 0;
-  while (decimals < 6 && (tick * 10 ** decimals) % PRICE_ONE !== 0) decimals += 1;
+  while (decimals < 6 && (tick * (POW10[decimals] as number)) % PRICE_ONE !== 0) decimals += 1;
   return decimals;
 }
 
 /** True when a base-unit amount has at most `decimals` decimals as a number of shares or USDC. */
 export function hasAtMostDecimals(amount: number, decimals: number): boolean {
   if (decimals >= 6) return true;
-  return amount % 10 ** (6 - decimals) === 0;
+  return amount % (POW10[6 - decimals] ?? 10 ** (6 - decimals)) === 0;
 }
 
 /** Formats base units (or price units) as a plain decimal string: 1_500_000 → "1.5", 10_000 → "0.01". */
@@ -69,4 +73,31 @@ export function formatUnits(value: number): string {
 /** Largest multiple of `step` not above `value`. */
 export function floorTo(value: number, step: number): number {
   return value - (value % step);
+}
+
+/** Operands up to this bound keep every intermediate of the number path of mulDivFloor/Ceil exact. */
+const EXACT_BOUND = 2 ** 51;
+
+/** floor(n / d) for 0 <= n <= 2^52 and 0 < d <= 2^51: the float quotient, corrected to the exact floor. */
+function floorDivSmall(n: number, d: number): number {
+  const q = Math.floor(n / d);
+  const r = n - q * d; // exact: q × d <= n + d < 2^53
+  return r < 0 ? q - 1 : r >= d ? q + 1 : q;
+}
+
+/**
+ * floor(a × b / c), exact, for non-negative safe integers a, b and a positive safe integer c. In plain
+ * numbers while a × b stays far inside the exact range (the usual case), in BigInt beyond it.
+ */
+export function mulDivFloor(a: number, b: number, c: number): number {
+  const product = a * b; // exact when it is <= 2^51 (a rounded product above 2^53 cannot fall that low)
+  if (product <= EXACT_BOUND && c <= EXACT_BOUND) return floorDivSmall(product, c);
+  return Number((BigInt(a) * BigInt(b)) / BigInt(c));
+}
+
+/** ceil(a × b / c), exact, under the same conditions as mulDivFloor. */
+export function mulDivCeil(a: number, b: number, c: number): number {
+  const product = a * b;
+  if (product <= EXACT_BOUND && c <= EXACT_BOUND) return floorDivSmall(product + c - 1, c);
+  return Number((BigInt(a) * BigInt(b) + BigInt(c) - 1n) / BigInt(c));
 }

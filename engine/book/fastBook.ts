@@ -1,7 +1,9 @@
 // The fast book. Per side: a sorted array of level keys with the best level last (so the hot path, the
-// best level, is an array tail), a map from price to level, and per level an intrusive FIFO list of orders
-// (Order.prev/next), so add, cancel and fill are O(1) apart from creating or dropping a level, which is a
-// binary search plus a splice near the tail in the usual case.
+// best level, is an array tail), the levels themselves in a parallel array in the same order, and per level
+// an intrusive FIFO list of orders (Order.prev/next). A resting order points at its level (Order.level), so
+// cancel and fill find it without a search: add, cancel and fill are O(1) apart from finding or creating a
+// level for a new order, which is a short scan down from the top of the book (where most orders arrive),
+// then a binary search, plus a splice near the tail when the level is new.
 //
 // Keys: a bid level's key is its price, an ask level's key is minus its price; keys ascend, so the best
 // level is always the last key on both sides.
@@ -9,7 +11,8 @@
 import type { Order } from '../order.js';
 import { ASK, BID, type BookSide, type OrderBook, type PriceLevel } from './orderBook.js';
 
-class Level {
+/** One price level: its orders in time priority and their total open quantity. */
+export class Level {
   size = 0;
   count = 0;
   head: Order | null = null;
@@ -17,10 +20,14 @@ class Level {
   constructor(readonly price: number) {}
 }
 
+/** How many levels down from the best a new order's level is looked for one by one, before bisecting. */
+const TOP_SCAN = 8;
+
 class BookHalf {
   /** Ascending keys; the best level is last. */
   readonly keys: number[] = [];
-  readonly levels = new Map<number, Level>();
+  /** The level of each key, same index as `keys`. */
+  readonly ordered: Level[] = [];
 
   constructor(readonly side: BookSide) {}
 
@@ -31,10 +38,12 @@ class BookHalf {
   /** Index of the first key greater than or equal to `key`. */
   private lowerBound(key: number): number {
     const keys = this.keys;
-    let lo = 0;
+    // Most activity is at the top of the book: walk down a few keys from the best before bisecting.
     let hi = keys.length;
-    // Most activity is at the top of the book: check the tail before searching.
-    if (hi > 0 && (keys[hi - 1] as number) < key) return hi;
+    const stop = hi > TOP_SCAN ? hi - TOP_SCAN : 0;
+    while (hi > stop && (keys[hi - 1] as number) >= key) hi -= 1;
+    if (hi > stop || hi === 0) return hi;
+    let lo = 0;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if ((keys[mid] as number) < key) lo = mid + 1;
@@ -44,32 +53,45 @@ class BookHalf {
   }
 
   levelFor(price: number): Level {
-    let level = this.levels.get(price);
-    if (level === undefined) {
-      level = new Level(price);
-      this.levels.set(price, level);
-      const key = this.key(price);
-      const at = this.lowerBound(key);
-      if (at === this.keys.length) this.keys.push(key);
-      else this.keys.splice(at, 0, key);
+    const key = this.key(price);
+    const at = this.lowerBound(key);
+    const keys = this.keys;
+    if (at < keys.length && keys[at] === key) return this.ordered[at] as Level;
+    const level = new Level(price);
+    if (at === keys.length) {
+      keys.push(key);
+      this.ordered.push(level);
+    } else {
+      keys.splice(at, 0, key);
+      this.ordered.splice(at, 0, level);
     }
     return level;
   }
 
   dropLevel(level: Level): void {
-    this.levels.delete(level.price);
     const key = this.key(level.price);
     const keys = this.keys;
-    if (keys[keys.length - 1] === key) keys.pop();
-    else keys.splice(this.lowerBound(key), 1);
+    if (keys[keys.length - 1] === key) {
+      keys.pop();
+      this.ordered.pop();
+    } else {
+      const at = this.lowerBound(key);
+      keys.splice(at, 1);
+      this.ordered.splice(at, 1);
+    }
   }
 
   bestLevel(): Level | undefined {
-    const keys = this.keys;
-    if (keys.length === 0) return undefined;
-    const key = keys[keys.length - 1] as number;
-    return this.levels.get(this.side === BID ? key : -key);
+    const ordered = this.ordered;
+    return ordered.length === 0 ? undefined : ordered[ordered.length - 1];
   }
+}
+
+/** The level a resting order is in; an order that is not resting is a caller's bug. */
+function levelOf(order: Order): Level {
+  const level = order.level;
+  if (level === null) throw new Error(`order ${order.id} is not in the book`);
+  return level;
 }
 
 export class FastBook implements OrderBook {
@@ -82,6 +104,7 @@ export class FastBook implements OrderBook {
 
   add(order: Order): void {
     const level = this.halves[order.bookSide].levelFor(order.bookPrice);
+    order.level = level;
     order.prev = level.tail;
     order.next = null;
     if (level.tail === null) level.head = order;
@@ -93,25 +116,22 @@ export class FastBook implements OrderBook {
   }
 
   remove(order: Order): void {
-    const half = this.halves[order.bookSide];
-    const level = half.levels.get(order.bookPrice);
-    if (level === undefined) throw new Error(`order ${order.id} is not in the book`);
+    const level = levelOf(order);
     if (order.prev === null) level.head = order.next;
     else order.prev.next = order.next;
     if (order.next === null) level.tail = order.prev;
     else order.next.prev = order.prev;
     order.prev = null;
     order.next = null;
+    order.level = null;
     level.size -= order.remaining;
     level.count -= 1;
     this.count -= 1;
-    if (level.count === 0) half.dropLevel(level);
+    if (level.count === 0) this.halves[order.bookSide].dropLevel(level);
   }
 
   reduce(order: Order, qty: number): void {
-    const level = this.halves[order.bookSide].levels.get(order.bookPrice);
-    if (level === undefined) throw new Error(`order ${order.id} is not in the book`);
-    level.size -= qty;
+    levelOf(order).size -= qty;
   }
 
   best(side: BookSide): Order | undefined {
@@ -119,37 +139,32 @@ export class FastBook implements OrderBook {
   }
 
   available(side: BookSide, limit: number, enough: number): number {
-    const half = this.halves[side];
-    const keys = half.keys;
+    const ordered = this.halves[side].ordered;
     let total = 0;
-    for (let i = keys.length - 1; i >= 0 && total < enough; i--) {
-      const key = keys[i] as number;
-      const price = side === BID ? key : -key;
+    for (let i = ordered.length - 1; i >= 0 && total < enough; i--) {
+      const level = ordered[i] as Level;
       // A taker buying (resting asks) trades at prices <= limit; a taker selling (resting bids) at >= limit.
-      if (side === ASK ? price > limit : price < limit) break;
-      total += (half.levels.get(price) as Level).size;
+      if (side === ASK ? level.price > limit : level.price < limit) break;
+      total += level.size;
     }
     return Math.min(total, enough);
   }
 
   levels(side: BookSide, depth = Number.POSITIVE_INFINITY): PriceLevel[] {
-    const half = this.halves[side];
-    const keys = half.keys;
+    const ordered = this.halves[side].ordered;
     const out: PriceLevel[] = [];
-    for (let i = keys.length - 1; i >= 0 && out.length < depth; i--) {
-      const key = keys[i] as number;
-      const level = half.levels.get(side === BID ? key : -key) as Level;
+    for (let i = ordered.length - 1; i >= 0 && out.length < depth; i--) {
+      const level = ordered[i] as Level;
       out.push({ price: level.price, size: level.size, orders: level.count });
     }
     return out;
   }
 
   orders(side: BookSide): Order[] {
-    const half = this.halves[side];
+    const ordered = this.halves[side].ordered;
     const out: Order[] = [];
-    for (let i = half.keys.length - 1; i >= 0; i--) {
-      const key = half.keys[i] as number;
-      for (let o = (half.levels.get(side === BID ? key : -key) as Level).head; o !== null; o = o.next) out.push(o);
+    for (let i = ordered.length - 1; i >= 0; i--) {
+      for (let o = (ordered[i] as Level).head; o !== null; o = o.next) out.push(o);
     }
     return out;
   }

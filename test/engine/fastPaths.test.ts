@@ -1,0 +1,119 @@
+// The engine's hot-path shortcuts against the plain definitions they replace: exact mul-div in numbers
+// against BigInt, trade ids from the per-engine formatter against tradeIdFor, the packed and derived order
+// terms against what the order was built with, the finished-id ring (wrap-around, growth, pruning order),
+// and an account's open-order list against a set.
+
+import t from 'tap';
+import fc from 'fast-check';
+import { mulDivCeil, mulDivFloor, tradeIdFor, MAX_ORDER_AMOUNT, PRICE_ONE } from '../../engine/index.js';
+import { TradeIds } from '../../engine/events.js';
+import { Order } from '../../engine/order.js';
+import { OrderIds, type DoneStatus } from '../../engine/orderIds.js';
+import { Account } from '../../engine/ledger.js';
+import { Market } from '../../engine/market.js';
+import { ASK, BID } from '../../engine/book/orderBook.js';
+import { fastBookFactory } from '../../engine/book/fastBook.js';
+import type { OrderType, Outcome, Side } from '../../engine/index.js';
+
+const amount = fc.oneof(
+  fc.integer({ min: 0, max: 10_000 }),
+  fc.integer({ min: 0, max: MAX_ORDER_AMOUNT }),
+  fc.integer({ min: 2 ** 45 - 5, max: 2 ** 45 + 5 }),
+  fc.integer({ min: 2 ** 51 - 5, max: 2 ** 51 + 5 }),
+);
+const divisor = fc.oneof(fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 1, max: MAX_ORDER_AMOUNT }), fc.integer({ min: 2 ** 51 - 3, max: 2 ** 51 + 3 }));
+
+t.test('mulDivFloor and mulDivCeil equal BigInt floor and ceiling', async (t) => {
+  fc.assert(
+    fc.property(amount, fc.oneof(fc.constant(PRICE_ONE), amount), divisor, (a, b, c) => {
+      const product = BigInt(a) * BigInt(b);
+      const floor = Number(product / BigInt(c));
+      const ceil = Number((product + BigInt(c) - 1n) / BigInt(c));
+      return mulDivFloor(a, b, c) === floor && mulDivCeil(a, b, c) === ceil;
+    }),
+    { numRuns: 20_000 },
+  );
+  t.equal(mulDivFloor(7, PRICE_ONE, 3), 2_333_333);
+  t.equal(mulDivCeil(7, PRICE_ONE, 3), 2_333_334);
+  t.equal(mulDivCeil(6, PRICE_ONE, 3), 2_000_000, 'exact quotients are not rounded up');
+});
+
+t.test('TradeIds gives tradeIdFor of every sequence number, in order or not', async (t) => {
+  const ids = new TradeIds();
+  for (let seq = 1; seq < 70_000; seq += 1) if (ids.idFor(seq) !== tradeIdFor(seq)) t.fail(`seq ${seq}`);
+  for (const seq of [0, 255, 256, 65_535, 65_536, 2 ** 31, 2 ** 32 + 7, 2 ** 47, 2 ** 48 - 1, 2 ** 48, 2 ** 52 + 1, 300, 2 ** 40]) {
+    t.equal(ids.idFor(seq), tradeIdFor(seq), `seq ${seq}`);
+  }
+});
+
+t.test('an order reads back the terms it was built with', async (t) => {
+  const market = new Market('0xm', ['1', '2'], { tickSize: 100, minSize: 10_000, makerFeeBps: 0, takerFeeBps: 0, negRisk: false }, fastBookFactory());
+  const account = new Account('0xa');
+  for (const outcome of [0, 1] as Outcome[]) {
+    for (const side of ['BUY', 'SELL'] as Side[]) {
+      for (const bookSide of [BID, ASK] as const) {
+        for (const orderType of ['GTC', 'GTD', 'FOK', 'FAK'] as OrderType[]) {
+          for (const postOnly of [false, true]) {
+            const o = new Order('o', account, 'k', market, outcome, side, 400_000, bookSide, 10_000, orderType, postOnly, 0, 0, 1, 0);
+            const terms = [o.outcome, o.side, o.bookSide, o.orderType, o.postOnly, o.tokenId, o.bookPrice, o.inAccount];
+            const built = [outcome, side, bookSide, orderType, postOnly, outcome === 0 ? '1' : '2', outcome === 0 ? 400_000 : 600_000, false];
+            if (JSON.stringify(terms) !== JSON.stringify(built)) t.fail(`${JSON.stringify(terms)} != ${JSON.stringify(built)}`);
+          }
+        }
+      }
+    }
+  }
+  t.throws(() => new Order('o', account, 'k', market, 0, 'BUY', 1, BID, 1, 'IOC' as OrderType, false, 0, 0, 1, 0));
+});
+
+t.test('finished ids are forgotten oldest first across ring wrap-around and growth', async (t) => {
+  const ids = new OrderIds();
+  const expected: [string, DoneStatus, number][] = [];
+  let now = 0;
+  const statuses: DoneStatus[] = ['MATCHED', 'CANCELED', 'EXPIRED', 'CANCELED_MARKET_RESOLVED'];
+  // Remember and prune in waves, so the ring's head moves around it and it grows while wrapped.
+  for (let wave = 0; wave < 6; wave++) {
+    for (let i = 0; i < 700 * (wave + 1); i++) {
+      const id = `w${wave}-${i}`;
+      const until = now + 10 + (i % 7); // not monotonic: a later id may expire sooner, yet waits its turn
+      const status = statuses[i % statuses.length] as DoneStatus;
+      ids.remember(id, status, until);
+      expected.push([id, status, until]);
+    }
+    now += 12;
+    ids.prune(now);
+    while (expected.length > 0 && (expected[0] as [string, DoneStatus, number])[2] <= now) expected.shift();
+    t.same(ids.done.entries(), expected, `wave ${wave}: entries in insertion order`);
+    t.equal(ids.done.size(), expected.length);
+    for (const [id, status] of expected.slice(0, 50)) {
+      if (!ids.known(id) || ids.done.get(id) !== status) t.fail(`${id} should still be refused as ${status}`);
+    }
+  }
+  t.notOk(ids.known('w0-0'), 'the oldest ids are forgotten');
+});
+
+t.test('an account\'s open orders: adding, removing from anywhere and membership', async () => {
+  const market = new Market('0xm', ['1', '2'], { tickSize: 100, minSize: 10_000, makerFeeBps: 0, takerFeeBps: 0, negRisk: false }, fastBookFactory());
+  const account = new Account('0xa');
+  const other = new Account('0xb');
+  const orders = Array.from({ length: 50 }, (_, i) => new Order(`o${i}`, account, 'k', market, 0, 'BUY', 400_000, BID, 10_000, 'GTC', false, 0, 0, i, 0));
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 49 })), { maxLength: 200 }), (steps) => {
+      const model = new Set<Order>();
+      for (const o of orders) account.orders.delete(o);
+      for (const [add, i] of steps) {
+        const o = orders[i] as Order;
+        if (add) {
+          account.orders.add(o);
+          model.add(o);
+        } else {
+          account.orders.delete(o);
+          model.delete(o);
+        }
+        if (account.orders.size !== model.size || other.orders.has(o)) return false;
+      }
+      const listed = [...account.orders];
+      return listed.length === model.size && listed.every((o) => model.has(o) && account.orders.has(o) && o.inAccount) && orders.every((o) => model.has(o) === o.inAccount);
+    }),
+  );
+});
