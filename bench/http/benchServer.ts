@@ -17,6 +17,10 @@ import type { us_listen_socket } from 'uWebSockets.js';
 import { parseConfig } from '../../config/index.js';
 import type { Submission } from '../../host/engineHost.js';
 import { startHeaderEdge } from '../../api/http/headerEdge.js';
+import { startHeaderEdgeThread } from '../../api/http/edgeThread.js';
+
+/** The edge on its own thread, as the service runs it by default (--edge-thread); BENCH_EDGE_THREAD=false: on the request thread, in both servers. */
+const edgeThread = process.env.BENCH_EDGE_THREAD !== 'false';
 import { loadUws } from '../../api/http/uwsLoader.js';
 import { startService } from '../../server/service.js';
 import { mainThreadCpuUs, startCpuProfile, stopCpuProfile } from '../processProbe.js';
@@ -66,7 +70,8 @@ async function bare(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-http-edge-'));
   const path = join(dir, 'uws.sock');
   const socket = await new Promise<us_listen_socket>((resolve, reject) => app.listen_unix((s: us_listen_socket | false) => (s ? resolve(s) : reject(new Error('cannot listen_unix'))), path));
-  const running = await startHeaderEdge({ host: '127.0.0.1', port: 0, upstream: { path } });
+  const options = { host: '127.0.0.1', port: 0, upstream: { path } };
+  const running = edgeThread ? await startHeaderEdgeThread(options, (error) => { throw error; }) : await startHeaderEdge(options);
   process.once('SIGTERM', () => {
     void running.close().then(() => {
       uws.us_listen_socket_close(socket);
@@ -81,7 +86,7 @@ async function service(): Promise<void> {
   const parsed = parseConfig([], {});
   if (parsed.kind !== 'config') throw new Error('bad default config');
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
-  const config = { ...parsed.config, dataDir, httpPort: 0, rateLimit: false, logLevel: 'warn' as const, headerEdge: edge };
+  const config = { ...parsed.config, dataDir, httpPort: 0, rateLimit: false, logLevel: 'warn' as const, headerEdge: edge, edgeThread };
   const running = await startService(config, pino({ level: 'warn' }));
   const host = running.engine;
   const markets = [...host.engine.markets()].filter((m) => m.status === 'active');
