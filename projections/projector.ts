@@ -298,16 +298,7 @@ export class Projector {
         continue;
       }
       await this.recordProgress();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(finish, this.options.idleMs ?? 50);
-        function finish(): void {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', finish);
-          resolve();
-        }
-        this.wake = finish;
-        signal.addEventListener('abort', finish);
-      });
+      await pause(this.options.idleMs ?? 50, signal, (end) => (this.wake = end));
       this.wake = null;
     }
     if (this.broken === undefined) await this.recordProgress();
@@ -317,16 +308,7 @@ export class Projector {
   private async pauseBetweenCommits(signal: AbortSignal): Promise<void> {
     const ms = this.options.minIntervalMs ?? 0;
     if (ms <= 0 || this.waiters.length > 0 || signal.aborted) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(finish, ms);
-      function finish(): void {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', finish);
-        resolve();
-      }
-      this.hurry = finish;
-      signal.addEventListener('abort', finish);
-    });
+    await pause(ms, signal, (end) => (this.hurry = end));
     this.hurry = null;
   }
 
@@ -357,4 +339,18 @@ export class Projector {
     this.waiters = this.waiters.filter((w) => w.pos > this.progressPos);
     for (const w of ready) w.resolve();
   }
+}
+
+/** Waits `ms`, or until `signal` aborts, or until the function handed to `onEnd` is called. */
+function pause(ms: number, signal: AbortSignal, onEnd: (end: () => void) => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(end, ms);
+    function end(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', end);
+      resolve();
+    }
+    onEnd(end);
+    signal.addEventListener('abort', end);
+  });
 }
