@@ -23,17 +23,40 @@ function mayBeAuth(name: string): boolean {
 }
 
 /** Normal header name -> suffix, per list of suffixes (the callers pass constant lists). */
-const wantedBySuffixes = new WeakMap<readonly string[], ReadonlyMap<string, string>>();
+const wantedBySuffixes = new WeakMap<readonly string[], Wanted<string>>();
 
-function wantedOf<S extends string>(suffixes: readonly S[]): ReadonlyMap<string, S> {
+/** Most raw header names remembered per list of suffixes; clients send a handful, a hostile one many. */
+const MAX_REMEMBERED_NAMES = 256;
+
+interface Wanted<S extends string> {
+  /** Normal name (lower case, `_`) -> suffix. */
+  readonly byNormal: ReadonlyMap<string, S>;
+  /** Raw name as received -> suffix, or null for none of ours: the header names repeat on every request. */
+  readonly byRaw: Map<string, S | null>;
+}
+
+function wantedOf<S extends string>(suffixes: readonly S[]): Wanted<S> {
   let wanted = wantedBySuffixes.get(suffixes);
   if (wanted === undefined) {
-    const map = new Map<string, S>();
-    for (const suffix of suffixes) for (const prefix of PREFIXES) map.set(prefix + suffix, suffix);
-    wanted = map;
+    const byNormal = new Map<string, S>();
+    for (const suffix of suffixes) for (const prefix of PREFIXES) byNormal.set(prefix + suffix, suffix);
+    wanted = { byNormal, byRaw: new Map() };
     wantedBySuffixes.set(suffixes, wanted);
   }
-  return wanted as ReadonlyMap<string, S>;
+  return wanted as Wanted<S>;
+}
+
+function suffixOf<S extends string>(wanted: Wanted<S>, name: string): S | undefined {
+  const known = wanted.byRaw.get(name);
+  if (known !== undefined) return known ?? undefined;
+  const suffix = wanted.byNormal.get(normalName(name));
+  if (wanted.byRaw.size < MAX_REMEMBERED_NAMES) wanted.byRaw.set(name, suffix ?? null);
+  return suffix;
+}
+
+/** A header name as the error messages show it (POLY_ADDRESS). */
+function shownName(name: string): string {
+  return name.toUpperCase().replace(/-/g, '_');
 }
 
 function single(value: string | readonly string[] | undefined): string | undefined | null {
@@ -49,21 +72,22 @@ function single(value: string | readonly string[] | undefined): string | undefin
  */
 export function readAuthHeaders<S extends string>(headers: HeaderBag, suffixes: readonly S[], error: string): AuthResult<Record<S, string | undefined>> {
   const wanted = wantedOf(suffixes);
-  const found = new Map<S, { name: string; value: string }>();
-  for (const name of Object.keys(headers)) {
+  const out = {} as Record<S, string | undefined>;
+  for (const suffix of suffixes) out[suffix] = undefined;
+  /** The raw name each found value came from (for the messages), by suffix. */
+  let from: Partial<Record<S, string>> | undefined;
+  for (const name in headers) {
     if (!mayBeAuth(name)) continue;
-    const suffix = wanted.get(normalName(name));
+    const suffix = suffixOf(wanted, name);
     if (suffix === undefined) continue;
     const value = single(headers[name]);
-    const shown = name.toUpperCase().replace(/-/g, '_');
-    if (value === null) return failed(error, `header ${shown} was sent more than once with different values`);
+    if (value === null) return failed(error, `header ${shownName(name)} was sent more than once with different values`);
     if (value === undefined) continue;
-    if (value.length > MAX_HEADER_LENGTH) return failed(error, `header ${shown} is too long`);
-    const earlier = found.get(suffix);
-    if (earlier !== undefined && earlier.value !== value) return failed(error, `headers ${earlier.name} and ${shown} disagree`);
-    found.set(suffix, { name: shown, value });
+    if (value.length > MAX_HEADER_LENGTH) return failed(error, `header ${shownName(name)} is too long`);
+    const earlier = out[suffix];
+    if (earlier !== undefined && earlier !== value) return failed(error, `headers ${shownName(from?.[suffix] ?? name)} and ${shownName(name)} disagree`);
+    out[suffix] = value;
+    (from ??= {} as Partial<Record<S, string>>)[suffix] = name;
   }
-  const out = {} as Record<S, string | undefined>;
-  for (const suffix of suffixes) out[suffix] = found.get(suffix)?.value;
   return passed(out);
 }

@@ -95,7 +95,10 @@ const ORDER_TYPE_HASH = Buffer.from(id(TypedDataEncoder.from(ORDER_TYPES).encode
 
 function putUint(out: Buffer, word: number, value: bigint, name: string): void {
   if (typeof value !== 'bigint' || value < 0n || value >= UINT256_LIMIT) throw new RangeError(`${name} is not a uint256`);
-  out.write(value.toString(16).padStart(64, '0'), word * 32, 'hex');
+  // Only the value's own bytes, right-aligned: the word's leading zeros are already there (see encodeOrderStruct).
+  const hex = value.toString(16);
+  const bytes = (hex.length + 1) >> 1;
+  out.write(hex.length % 2 === 0 ? hex : `0${hex}`, word * 32 + 32 - bytes, 'hex');
 }
 
 function putHex(out: Buffer, word: number, value: string, pattern: RegExp, bytes: number, name: string): void {

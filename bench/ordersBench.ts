@@ -41,11 +41,11 @@
 // wallet, as market makers do; latency is then per request, counted for each of its orders.
 //
 // Env: BENCH_ORDERS (40000), BENCH_WARMUP (3000), BENCH_WALLETS (200), BENCH_CONCURRENCY (64), BENCH_BATCH (1), BENCH_MARKETS
-// (2), BENCH_HEADER_EDGE (the service's default), BENCH_CPU_PROF (unset), BENCH_RECOVER_SAMPLE (512),
+// (2), BENCH_HEADER_EDGE (the service's default), BENCH_CPU_PROF (unset), BENCH_HEAP_SNAPSHOT (unset), BENCH_ALLOC_PROF (unset), BENCH_CHILD_STDOUT (unset), BENCH_RECOVER_SAMPLE (512),
 // BENCH_RECOVER_SECONDS (1 per measurement, 3 rounds), BENCH_SEED (6).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -69,6 +69,10 @@ const MARKETS = Number(process.env.BENCH_MARKETS ?? 2);
 const RECOVER_SAMPLE = Number(process.env.BENCH_RECOVER_SAMPLE ?? 512);
 const RECOVER_SECONDS = Number(process.env.BENCH_RECOVER_SECONDS ?? 1);
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+/** BENCH_ALLOC_PROF=<dir>: a sampling allocation profile of the server's main thread over the window. */
+const ALLOC_DIR = process.env.BENCH_ALLOC_PROF;
+/** BENCH_HEAP_SNAPSHOT=<dir>: a heap snapshot of the server's main thread once the window has settled. */
+const HEAP_DIR = process.env.BENCH_HEAP_SNAPSHOT;
 const SEED = Number(process.env.BENCH_SEED ?? 6);
 /** V8 flags of the server: scripts/node-flags, as `npm start` runs the service; BENCH_NODE_FLAGS replaces them. */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? readFileSync(fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../scripts/node-flags' : '../../scripts/node-flags', import.meta.url)), 'utf8')).split(/\s+/).filter((f) => f !== '');
@@ -125,7 +129,10 @@ class ServerChild {
     const child = spawn(process.execPath, [...NODE_FLAGS, ...(ts ? ['--import', 'tsx'] : []), script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     return new Promise((resolveStart, reject) => {
       let out = '';
+      // BENCH_CHILD_STDOUT=<file>: the server's stdout is also appended there (e.g. with --trace-gc in BENCH_NODE_FLAGS).
+      const copy = process.env.BENCH_CHILD_STDOUT;
       child.stdout?.on('data', (chunk: Buffer) => {
+        if (copy !== undefined && copy !== '') appendFileSync(copy, chunk);
         out += chunk.toString();
         const line = out.split('\n').find((l) => l.startsWith('READY '));
         if (line !== undefined && out !== '') {
@@ -157,7 +164,10 @@ interface CpuAnswer extends Record<string, unknown> {
   readonly logPos: number;
   readonly projectorPos: number;
   readonly engineSeq: number;
+  /** Event loop stalls: the delay beyond the monitor's sampling period. */
   readonly loopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
+  /** The main thread's garbage-collection pauses over the window. */
+  readonly gc: { count: number; totalMs: number; p99Ms: number; maxMs: number; msByKind: Record<string, number> };
   readonly rssMb: number;
   readonly appends: { appends: number; records: number; ms: number; maxMs: number };
   readonly threads: Record<string, number>;
@@ -467,13 +477,22 @@ async function main(): Promise<void> {
     if (PROFILE_DIR !== undefined) mkdirSync(PROFILE_DIR, { recursive: true });
     const profileFile = PROFILE_DIR === undefined ? undefined : resolve(PROFILE_DIR, `orders-server-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
     if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'start' });
+    if (ALLOC_DIR !== undefined) mkdirSync(ALLOC_DIR, { recursive: true });
+    const allocFile = ALLOC_DIR === undefined ? undefined : resolve(ALLOC_DIR, `orders-server-${new Date().toISOString().replace(/[:.]/g, '-')}.heapprofile`);
+    if (allocFile !== undefined) await server.ask({ op: 'allocations', action: 'start' });
     const before = await server.ask<CpuAnswer>({ op: 'cpu' });
     const load = loadavg().map((x) => Number(x.toFixed(2)));
     console.log(`timed window: ${orders.length} orders in ${requests.length} requests over ${CONCURRENCY} connections...`);
     const result = await post(connections, requests);
     const after = await server.ask<CpuAnswer>({ op: 'cpu' });
     if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'stop', file: profileFile });
+    if (allocFile !== undefined) console.log(`allocation profile of the server over the window: ${(await server.ask<{ file: string }>({ op: 'allocations', action: 'stop', file: allocFile })).file}`);
     const settle = await server.ask<{ ms: number; logPos: number }>({ op: 'settle' });
+    if (HEAP_DIR !== undefined) {
+      mkdirSync(HEAP_DIR, { recursive: true });
+      const { file } = await server.ask<{ file: string }>({ op: 'heap', file: resolve(HEAP_DIR, `orders-server-${new Date().toISOString().replace(/[:.]/g, '-')}.heapsnapshot`) });
+      console.log(`heap snapshot of the server after the window: ${file}`);
+    }
     for (const c of connections) c.close();
     await server.stop();
 
@@ -526,7 +545,7 @@ async function main(): Promise<void> {
     console.log(`warm-up (untimed): ${WARMUP} orders, ${warmResult.rejected} refused${warmResult.rejected > 0 ? ` (${[...warmResult.refusals.keys()][0] ?? ''})` : ''}, projector caught up ${settleWarm.ms.toFixed(0)} ms later`);
     console.log(`window: ${orders.length} orders in ${(result.ms / 1000).toFixed(2)} s over ${CONCURRENCY} connections = ${ordersPerSec} orders/s (target ${TARGET.ordersPerSec})${BATCH > 1 ? `, in POST /orders batches of up to ${BATCH} (${requests.length} requests)` : ', one POST /order each'}; ${result.matched} matched at placement, ${result.rejected} refused`);
     console.log(`latency (send -> durable 200): p50 ${p50Ms} ms, p90 ${percentile(sorted, 90).toFixed(2)} ms, p99 ${p99Ms} ms (target ${TARGET.p99Ms}), p99.9 ${percentile(sorted, 99.9).toFixed(2)} ms, max ${maxMs} ms`);
-    console.log(`server: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core); ${appends} journal appends of ${(appended / Math.max(1, appends)).toFixed(1)} commands on average, ${(appendMs / Math.max(1, appends)).toFixed(2)} ms each (max ${after.appends.maxMs.toFixed(1)} ms); event loop delay p99 ${after.loopDelay.p99Ms.toFixed(1)} ms max ${after.loopDelay.maxMs.toFixed(1)} ms, rss ${after.rssMb} MB`);
+    console.log(`server: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core); ${appends} journal appends of ${(appended / Math.max(1, appends)).toFixed(1)} commands on average, ${(appendMs / Math.max(1, appends)).toFixed(2)} ms each (max ${after.appends.maxMs.toFixed(1)} ms); event loop stalls p99 ${after.loopDelay.p99Ms.toFixed(1)} ms max ${after.loopDelay.maxMs.toFixed(1)} ms; GC pauses ${after.gc.count}, ${after.gc.totalMs.toFixed(0)} ms in all, p99 ${after.gc.p99Ms.toFixed(1)} ms max ${after.gc.maxMs.toFixed(1)} ms (ms by kind: ${Object.entries(after.gc.msByKind).map(([k, ms]) => `${({ '1': 'scavenge', '2': 'major', '4': 'incremental', '8': 'weak' } as Record<string, string>)[k] ?? k} ${ms.toFixed(0)}`).join(', ')}); rss ${after.rssMb} MB`);
     const threads = Object.entries(after.threads)
       .map(([name, ms]): [string, number] => [name, ms - (before.threads[name] ?? 0)])
       .filter(([, ms]) => ms > 0)

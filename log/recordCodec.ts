@@ -22,15 +22,37 @@ export class UnknownRecordVersionError extends Error {
   }
 }
 
+/** A record's JSON texts and the size of its encoding: what writeRecord needs, measured before writing. */
+export interface RecordText {
+  readonly pos: number;
+  readonly command: string;
+  readonly events: string;
+  readonly commandBytes: number;
+  /** Bytes of the whole encoded record. */
+  readonly bytes: number;
+}
+
+export function recordText(record: LogRecord): RecordText {
+  const command = JSON.stringify(record.command);
+  const events = JSON.stringify(record.events);
+  const commandBytes = Buffer.byteLength(command, 'utf8');
+  return { pos: record.pos, command, events, commandBytes, bytes: HEADER + commandBytes + Buffer.byteLength(events, 'utf8') };
+}
+
+/** Writes the encoded record at `offset` of `out` (which has text.bytes from there); returns the offset after it. */
+export function writeRecord(out: Buffer, offset: number, text: RecordText): number {
+  out.writeUInt8(RECORD_VERSION, offset);
+  out.writeDoubleBE(text.pos, offset + 1);
+  out.writeUInt32BE(text.commandBytes, offset + 9);
+  out.write(text.command, offset + HEADER, text.commandBytes, 'utf8');
+  out.write(text.events, offset + HEADER + text.commandBytes, text.bytes - HEADER - text.commandBytes, 'utf8');
+  return offset + text.bytes;
+}
+
 export function encodeRecord(record: LogRecord): Buffer {
-  const command = Buffer.from(JSON.stringify(record.command), 'utf8');
-  const events = Buffer.from(JSON.stringify(record.events), 'utf8');
-  const out = Buffer.allocUnsafe(HEADER + command.length + events.length);
-  out.writeUInt8(RECORD_VERSION, 0);
-  out.writeDoubleBE(record.pos, 1);
-  out.writeUInt32BE(command.length, 9);
-  command.copy(out, HEADER);
-  events.copy(out, HEADER + command.length);
+  const text = recordText(record);
+  const out = Buffer.allocUnsafe(text.bytes);
+  writeRecord(out, 0, text);
   return out;
 }
 

@@ -36,8 +36,13 @@ export async function openClickHouse(settings: ClickHouseSettings): Promise<Clic
   return client;
 }
 
-/** Rows of a SELECT as objects (JSONEachRow). */
+/**
+ * Rows of a SELECT as objects (JSONEachRow), 64-bit integers as strings (ClickHouse's default, which the
+ * callers' row types state). Every query here states the 64-bit quoting it expects, because chDB applies a
+ * query's settings to the whole session (its connection turns them into SET statements): a query that left
+ * it unstated would get whatever the previous query asked for in embedded mode, and the default on a server.
+ */
 export async function queryRows<T>(client: ClickHouseClient, query: string, params: Record<string, unknown> = {}): Promise<T[]> {
-  const result = await client.query({ query, format: 'JSONEachRow', query_params: params });
+  const result = await client.query({ query, format: 'JSONEachRow', query_params: params, clickhouse_settings: { output_format_json_quote_64bit_integers: 1 } });
   return (await result.json()) as T[];
 }

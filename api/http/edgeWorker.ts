@@ -3,6 +3,7 @@
 // (EdgeThreadMessage out, 'close' in).
 
 import { parentPort, workerData } from 'node:worker_threads';
+import { nameThisThread } from '../../server/threadName.js';
 import { startHeaderEdge, type HeaderEdge, type HeaderEdgeOptions } from './headerEdge.js';
 
 export type EdgeThreadMessage =
@@ -12,6 +13,7 @@ export type EdgeThreadMessage =
 
 if (parentPort === null) throw new Error('edgeWorker runs as a worker thread');
 const port = parentPort;
+nameThisThread('pmx-edge');
 const send = (message: EdgeThreadMessage): void => port.postMessage(message);
 
 let edge: HeaderEdge | undefined;

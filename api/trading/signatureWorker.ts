@@ -4,6 +4,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { OrderHasher, type OrderDomainConfig } from '../../auth/index.js';
+import { nameThisThread } from '../../server/threadName.js';
 import { JOB_BYTES, finishCheck } from './signatureCheck.js';
 
 export interface SignatureBatch {
@@ -23,6 +24,7 @@ export interface SignatureBatchResult {
 
 const port = parentPort;
 if (port === null) throw new Error('signatureWorker runs as a worker thread');
+nameThisThread('pmx-signatures');
 const hasher = new OrderHasher(workerData as OrderDomainConfig);
 port.on('message', (message: SignatureBatch) => {
   const jobs = Buffer.from(message.jobs);

@@ -8,21 +8,25 @@
 //   {op: 'cpu', id}                    process.cpuUsage() and CPU per thread name, the log and projector
 //                                      positions, the event loop delay, the journal appends
 //   {op: 'profile', id, action, file}  starts / stops the inspector's CPU profiler (written to `file`)
+//   {op: 'allocations', id, action, file}  starts / stops the sampling heap profiler (allocations, freed ones
+//                                      included; written to `file`)
 //   {op: 'settle', id}                 waits until the engine is idle and the projector has caught up
+//   {op: 'heap', id, file}             writes a heap snapshot of the main thread to `file`
 // Every answer is {id, ...}. SIGTERM closes the service gracefully and removes the data directory.
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { pino } from 'pino';
 import { parseConfig } from '../../config/index.js';
 import { startService } from '../../server/service.js';
-import { startCpuProfile, stopCpuProfile, threadCpuMs } from '../processProbe.js';
+import { startAllocationProfile, startCpuProfile, stopAllocationProfile, stopCpuProfile, threadCpuMs } from '../processProbe.js';
 
 interface Message {
-  readonly op: 'cpu' | 'profile' | 'settle';
+  readonly op: 'cpu' | 'profile' | 'allocations' | 'settle' | 'heap';
   readonly id: number;
   readonly action?: 'start' | 'stop';
   readonly file?: string;
@@ -68,16 +72,38 @@ log.append = async (records) => {
   }
 };
 
-const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+/** Event loop delay, sampled every LOOP_RESOLUTION_MS: reported as the excess over that period (a stall). */
+const LOOP_RESOLUTION_MS = 2;
+const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 loopDelay.enable();
+/** Garbage-collection pauses of the main thread since the last 'cpu' report (ms each). */
+let gcPauses: number[] = [];
+/** Pause ms by GC kind (perf_hooks constants: 1 minor/scavenge, 2 major, 4 incremental marking, 8 weak callbacks). */
+let gcByKind: Record<string, number> = {};
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gcPauses.push(entry.duration);
+    const kind = String(((entry as unknown as { detail?: { kind?: number } }).detail)?.kind ?? "?");
+    gcByKind[kind] = (gcByKind[kind] ?? 0) + entry.duration;
+  }
+}).observe({ entryTypes: ['gc'] });
+function gcSummary(): { count: number; totalMs: number; p99Ms: number; maxMs: number; msByKind: Record<string, number> } {
+  const sorted = gcPauses.sort((a, b) => a - b);
+  const msByKind = gcByKind;
+  gcPauses = [];
+  gcByKind = {};
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return { count: sorted.length, totalMs: sorted.reduce((a, b) => a + b, 0), p99Ms: at(0.99), maxMs: sorted[sorted.length - 1] ?? 0, msByKind };
+}
 async function handle(m: Message): Promise<object> {
   switch (m.op) {
     case 'cpu': {
-      const delay = { p50Ms: loopDelay.percentile(50) / 1e6, p99Ms: loopDelay.percentile(99) / 1e6, maxMs: loopDelay.max / 1e6 };
+      const excess = (ns: number): number => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
+      const delay = { p50Ms: excess(loopDelay.percentile(50)), p99Ms: excess(loopDelay.percentile(99)), maxMs: excess(loopDelay.max) };
       loopDelay.reset();
       const appends = { ...appendStats };
       appendStats.maxMs = 0;
-      return { threads: threadCpuMs(), appends, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
+      return { threads: threadCpuMs(), appends, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
     }
     case 'profile': {
       if (m.action === 'start') {
@@ -86,6 +112,15 @@ async function handle(m: Message): Promise<object> {
       }
       return stopCpuProfile(m.file);
     }
+    case 'allocations': {
+      if (m.action === 'start') {
+        await startAllocationProfile();
+        return {};
+      }
+      return stopAllocationProfile(m.file);
+    }
+    case 'heap':
+      return { file: writeHeapSnapshot(m.file) };
     case 'settle': {
       const started = performance.now();
       await host.idle();

@@ -10,14 +10,17 @@ export function frameSize(payloadLength: number): number {
   return FRAME_HEADER + payloadLength;
 }
 
-/** Writes one frame at `offset` of `out`; returns the offset after it. */
-export function writeFrame(out: Buffer, offset: number, pos: number, payload: Buffer): number {
-  out.writeUInt32BE(payload.length, offset);
+/**
+ * Writes one frame at `offset` of `out` whose payload `writePayload` puts in place (it gets the payload's
+ * offset and returns where the payload ends), so the payload is not built elsewhere and copied; returns the
+ * offset after the frame. The position bytes and the payload are contiguous, so one checksum call covers both.
+ */
+export function writeFrameInPlace(out: Buffer, offset: number, pos: number, writePayload: (payloadOffset: number) => number): number {
   out.writeDoubleBE(pos, offset + 8);
-  const crc = crc32(payload, crc32(out.subarray(offset + 8, offset + 16)));
-  out.writeUInt32BE(crc, offset + 4);
-  payload.copy(out, offset + FRAME_HEADER);
-  return offset + FRAME_HEADER + payload.length;
+  const end = writePayload(offset + FRAME_HEADER);
+  out.writeUInt32BE(end - offset - FRAME_HEADER, offset);
+  out.writeUInt32BE(crc32(out.subarray(offset + 8, end)), offset + 4);
+  return end;
 }
 
 export type FrameRead =

@@ -17,8 +17,8 @@ import { READ_CHUNK } from './segmentReader.js';
 import { join } from 'node:path';
 import type { EventLog, LogRecord } from '../eventLog.js';
 import { FatalLogError, LogCorruptError } from '../eventLog.js';
-import { decodeRecord, encodeRecord } from '../recordCodec.js';
-import { FRAME_HEADER, allZero, readFrame, writeFrame } from './frame.js';
+import { decodeRecord, recordText, writeRecord } from '../recordCodec.js';
+import { FRAME_HEADER, allZero, readFrame, writeFrameInPlace } from './frame.js';
 import { readSegmentRecords, type EncodedRecord } from './segmentReader.js';
 import { listSegments, segmentName, type Segment } from './segments.js';
 import { lockJournal } from './journalLock.js';
@@ -150,17 +150,16 @@ export class Journal implements EventLog {
     fresh.forEach((r, i) => {
       if (r.pos !== this.last + 1 + i) throw new FatalLogError(`append would leave a gap: position ${r.pos} after ${this.last + i}`);
     });
-    const payloads = fresh.map(encodeRecord);
+    const texts = fresh.map(recordText);
     let total = 0;
-    for (const p of payloads) total += FRAME_HEADER + p.length;
+    for (const text of texts) total += FRAME_HEADER + text.bytes;
     const out = Buffer.allocUnsafe(total);
     let offset = 0;
     const segmentFirst = (this.segments[this.segments.length - 1] as Segment).firstPos;
-    payloads.forEach((payload, i) => {
-      const pos = (fresh[i] as LogRecord).pos;
-      this.noteOffset(segmentFirst, pos, this.size + offset);
-      offset = writeFrame(out, offset, pos, payload);
-    });
+    for (const text of texts) {
+      this.noteOffset(segmentFirst, text.pos, this.size + offset);
+      offset = writeFrameInPlace(out, offset, text.pos, (at) => writeRecord(out, at, text));
+    }
     try {
       let written = 0;
       while (written < out.length) {

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { Journal } from '../../log/journal/journal.js';
 import { FatalLogError, LogCorruptError, type LogRecord } from '../../log/eventLog.js';
 import { recordsFor, sessionCommands } from '../support/records.js';
+import { encodeRecord } from '../../log/recordCodec.js';
+import { crc32 } from 'node:zlib';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'journal-'));
@@ -31,6 +33,30 @@ t.test('append and read back', async (t) => {
   t.same(back, records.slice(0, 11), 'commands and events come back as written');
   t.same((await readAll(journal, 6)).map((r) => r.pos), [6, 7, 8, 9, 10, 11]);
   await journal.close();
+});
+
+t.test('frames on disk: length, CRC-32 of position and payload, position, then the codec\'s bytes', async (t) => {
+  const dir = tempDir();
+  const journal = await Journal.open({ dir, segmentBytes: 64 << 20 });
+  // Multi-byte UTF-8 in a command (any text field may hold it): lengths are bytes, not characters.
+  const unicode = { pos: 4, command: { ...(records[3] as LogRecord).command, note: 'é — 東京 🎲' }, events: (records[3] as LogRecord).events } as unknown as LogRecord;
+  const written = [...records.slice(0, 3), unicode, ...records.slice(4, 6)];
+  await journal.append(written);
+  await journal.close();
+  const [segment] = readdirSync(dir).filter((f) => f.endsWith('.seg'));
+  const bytes = readFileSync(join(dir, segment as string));
+  const expected = Buffer.concat(written.map((r) => {
+    const payload = encodeRecord(r);
+    const head = Buffer.alloc(16);
+    head.writeUInt32BE(payload.length, 0);
+    head.writeDoubleBE(r.pos, 8);
+    head.writeUInt32BE(crc32(Buffer.concat([head.subarray(8, 16), payload])), 4);
+    return Buffer.concat([head, payload]);
+  }));
+  t.equal(bytes.toString('hex'), expected.toString('hex'));
+  const reopened = await Journal.open({ dir, segmentBytes: 64 << 20 });
+  t.same(await readAll(reopened), written, 'read back as written, the multi-byte text included');
+  await reopened.close();
 });
 
 t.test('appends are idempotent by position and refuse gaps', async (t) => {

@@ -45,6 +45,23 @@ t.test('identical verdicts, batched or not', async (tt) => {
   tt.same(bad, await inline.check(unhashable, false));
 });
 
+t.test('checks arriving while the worker is busy wait and go as one batch', async (tt) => {
+  const one = new WorkerSignatureChecker(TEST_DOMAINS, 1);
+  tt.teardown(() => one.close());
+  const valid = orders.slice(0, 24);
+  const expected: unknown[] = [];
+  const verdicts: Promise<unknown>[] = [];
+  // 10 rounds of the 24 orders, one check per turn of the event loop: without coalescing, 240 messages.
+  for (let i = 0; i < 240; i++) {
+    const o = valid[i % valid.length] as (typeof orders)[number];
+    expected.push(checkOne(reference, o));
+    verdicts.push(one.check(o.order, o.negRisk));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  tt.same(await Promise.all(verdicts), expected, 'every verdict is the reference verdict, in order');
+  tt.ok(one.batchesSent < 120, `240 checks in 240 turns went as ${one.batchesSent} batches`);
+});
+
 t.test('a closed checker refuses', async (tt) => {
   const closing = new WorkerSignatureChecker(TEST_DOMAINS, 1);
   await closing.close();
