@@ -169,7 +169,7 @@ interface CpuAnswer extends Record<string, unknown> {
   /** The main thread's garbage-collection pauses over the window. */
   readonly gc: { count: number; totalMs: number; p99Ms: number; maxMs: number; msByKind: Record<string, number> };
   readonly rssMb: number;
-  readonly appends: { appends: number; records: number; ms: number; maxMs: number };
+  readonly appends: { appends: number; records: number; ms: number; maxMs: number; p90Ms: number; p99Ms: number };
   readonly threads: Record<string, number>;
 }
 
@@ -545,7 +545,7 @@ async function main(): Promise<void> {
     console.log(`warm-up (untimed): ${WARMUP} orders, ${warmResult.rejected} refused${warmResult.rejected > 0 ? ` (${[...warmResult.refusals.keys()][0] ?? ''})` : ''}, projector caught up ${settleWarm.ms.toFixed(0)} ms later`);
     console.log(`window: ${orders.length} orders in ${(result.ms / 1000).toFixed(2)} s over ${CONCURRENCY} connections = ${ordersPerSec} orders/s (target ${TARGET.ordersPerSec})${BATCH > 1 ? `, in POST /orders batches of up to ${BATCH} (${requests.length} requests)` : ', one POST /order each'}; ${result.matched} matched at placement, ${result.rejected} refused`);
     console.log(`latency (send -> durable 200): p50 ${p50Ms} ms, p90 ${percentile(sorted, 90).toFixed(2)} ms, p99 ${p99Ms} ms (target ${TARGET.p99Ms}), p99.9 ${percentile(sorted, 99.9).toFixed(2)} ms, max ${maxMs} ms`);
-    console.log(`server: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core); ${appends} journal appends of ${(appended / Math.max(1, appends)).toFixed(1)} commands on average, ${(appendMs / Math.max(1, appends)).toFixed(2)} ms each (max ${after.appends.maxMs.toFixed(1)} ms); event loop stalls p99 ${after.loopDelay.p99Ms.toFixed(1)} ms max ${after.loopDelay.maxMs.toFixed(1)} ms; GC pauses ${after.gc.count}, ${after.gc.totalMs.toFixed(0)} ms in all, p99 ${after.gc.p99Ms.toFixed(1)} ms max ${after.gc.maxMs.toFixed(1)} ms (ms by kind: ${Object.entries(after.gc.msByKind).map(([k, ms]) => `${({ '1': 'scavenge', '2': 'major', '4': 'incremental', '8': 'weak' } as Record<string, string>)[k] ?? k} ${ms.toFixed(0)}`).join(', ')}); rss ${after.rssMb} MB`);
+    console.log(`server: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core); ${appends} journal appends of ${(appended / Math.max(1, appends)).toFixed(1)} commands on average, ${(appendMs / Math.max(1, appends)).toFixed(2)} ms each (p90 ${after.appends.p90Ms.toFixed(1)}, p99 ${after.appends.p99Ms.toFixed(1)}, max ${after.appends.maxMs.toFixed(1)} ms); event loop stalls p99 ${after.loopDelay.p99Ms.toFixed(1)} ms max ${after.loopDelay.maxMs.toFixed(1)} ms; GC pauses ${after.gc.count}, ${after.gc.totalMs.toFixed(0)} ms in all, p99 ${after.gc.p99Ms.toFixed(1)} ms max ${after.gc.maxMs.toFixed(1)} ms (ms by kind: ${Object.entries(after.gc.msByKind).map(([k, ms]) => `${({ '1': 'scavenge', '2': 'major', '4': 'incremental', '8': 'weak' } as Record<string, string>)[k] ?? k} ${ms.toFixed(0)}`).join(', ')}); rss ${after.rssMb} MB`);
     const threads = Object.entries(after.threads)
       .map(([name, ms]): [string, number] => [name, ms - (before.threads[name] ?? 0)])
       .filter(([, ms]) => ms > 0)

@@ -9,9 +9,11 @@
 // Sizes come from the environment (defaults finish in a few minutes on 2 cores; what was used is printed):
 //   BENCH_PROJ_FILLS (200000)  BENCH_PROJ_ACCOUNTS (1000)  BENCH_PROJ_MARKETS (20)  BENCH_PROJ_MAKERS (4)
 //   BENCH_PROJ_MAX_BATCH (the projector's default)  BENCH_LAG_RATE (5000)  BENCH_LAG_SECONDS (20)
-//   BENCH_LAG_INTERVAL_MS (the service's projectionIntervalMs default, 100)  BENCH_POS_FILLS (10000000)
+//   BENCH_LAG_INTERVAL_MS (the service's projectionIntervalMs default)  BENCH_POS_FILLS (10000000)
 //   BENCH_POS_ADDRESSES (100000)  BENCH_POS_MARKETS (1000)  BENCH_POS_TOKENS_PER_ADDRESS (40)
 //   BENCH_POS_MINUTES (1440)  BENCH_POS_QUERIES (1000)  BENCH_PHASES (throughput,lag,positions)
+//   BENCH_LAG_HANDOVER (1: the host hands its records to the projector in memory, as the service does; 0: the
+//   projector reads them back from the journal)
 // Profile the projector with: node --cpu-prof dist/bench/projectionsBench.js (BENCH_PHASES=throughput).
 // The last line printed is one JSON object.
 
@@ -47,6 +49,7 @@ const config = {
   posTokensPerAddress: env('BENCH_POS_TOKENS_PER_ADDRESS', 40),
   posMinutes: env('BENCH_POS_MINUTES', 1_440),
   posQueries: env('BENCH_POS_QUERIES', 1_000),
+  lagHandOver: env('BENCH_LAG_HANDOVER', 1) !== 0,
 };
 const phases = new Set((process.env.BENCH_PHASES ?? 'throughput,lag,positions').split(','));
 
@@ -89,14 +92,14 @@ async function main(): Promise<void> {
     if (phases.has('lag')) {
       const workload = new ProjectionsWorkload({ seed: 2, markets: config.markets, accounts: config.accounts, makers: config.makers });
       const r = await measureLag(ch, 'lag', workload, {
-        fillsPerSec: config.lagRate, seconds: config.lagSeconds, warmupSec: Math.min(3, config.lagSeconds / 4), sampleMs: 20, minIntervalMs: config.lagIntervalMs,
+        fillsPerSec: config.lagRate, seconds: config.lagSeconds, warmupSec: Math.min(3, config.lagSeconds / 4), sampleMs: 20, minIntervalMs: config.lagIntervalMs, handOver: config.lagHandOver,
       });
-      console.log(`lag         ${r.achievedFillsPerSec.toFixed(0)} fills/s achieved (target rate ${r.targetFillsPerSec}) for ${r.seconds.toFixed(1)} s, ${r.samples} samples: lag p50 ${r.lagP50Ms.toFixed(0)} ms, p99 ${r.lagP99Ms.toFixed(0)} ms, max ${r.lagMaxMs.toFixed(0)} ms (target p99 <= 1000); p99 ${r.lagP99Positions} positions behind; caught up ${(r.catchUpMs / 1000).toFixed(1)} s after the load stopped`);
+      console.log(`lag         ${r.achievedFillsPerSec.toFixed(0)} fills/s achieved (target rate ${r.targetFillsPerSec}) for ${r.seconds.toFixed(1)} s, ${r.samples} samples: lag p50 ${r.lagP50Ms.toFixed(0)} ms, p99 ${r.lagP99Ms.toFixed(0)} ms, max ${r.lagMaxMs.toFixed(0)} ms (target p99 <= 1000); p99 ${r.lagP99Positions} positions behind; caught up ${(r.catchUpMs / 1000).toFixed(1)} s after the load stopped; ${r.handedOver} of ${r.projected} records handed over in memory`);
       const threads = Object.entries(r.threadCpuUsPerFill).sort((a, b) => b[1] - a[1]).map(([name, us]) => `${name} ${us.toFixed(1)}`);
       console.log(`            CPU ${r.cpuUsPerFill.toFixed(1)} µs per fill, all threads (engine host, journal, projector, chDB): ${threads.join(', ')}`);
       Object.assign(summary, {
         lag_rate: r.targetFillsPerSec, lag_achieved_fills_per_sec: Math.round(r.achievedFillsPerSec), lag_seconds: round(r.seconds), lag_p50_ms: Math.round(r.lagP50Ms), lag_p99_ms: Math.round(r.lagP99Ms),
-        lag_max_ms: Math.round(r.lagMaxMs), lag_p99_positions: r.lagP99Positions, lag_catch_up_ms: Math.round(r.catchUpMs), lag_cpu_us_per_fill: round(r.cpuUsPerFill), target_lag_met: r.lagP99Ms <= 1_000,
+        lag_max_ms: Math.round(r.lagMaxMs), lag_p99_positions: r.lagP99Positions, lag_catch_up_ms: Math.round(r.catchUpMs), lag_handed_over: r.handedOver, lag_cpu_us_per_fill: round(r.cpuUsPerFill), target_lag_met: r.lagP99Ms <= 1_000,
       });
     }
     if (phases.has('positions')) {

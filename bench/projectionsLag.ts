@@ -1,7 +1,7 @@
 // Phase 2 of the projection benchmark: projection lag under a steady load. A real engine host appends to a
-// real journal (fsync per batch, group commit); a projector runs beside it (run(), woken by the host after
-// each durable batch, commits spaced by minIntervalMs as the service spaces them), both in this process as
-// in the embedded deployment. A driver submits workload rounds
+// real journal (fsync per batch, group commit); a projector runs beside it (run(), handed each durable batch
+// in memory as the service does, or only woken by it and reading the journal with handOver false; commits
+// spaced by minIntervalMs as the service spaces them), both in this process as in the embedded deployment. A driver submits workload rounds
 // at `fillsPerSec` (paced by elapsed time, so a slow turn is caught up rather than dropped). Every `sampleMs`
 // a sample records
 //   lag (positions) = log position − projected position
@@ -28,6 +28,8 @@ export interface LagOptions {
   readonly sampleMs: number;
   /** The projector's minIntervalMs (the service passes its projectionIntervalMs setting). */
   readonly minIntervalMs: number;
+  /** Hand the host's durable records to the projector (Projector.offer()), as the service does. */
+  readonly handOver: boolean;
 }
 
 export interface LagResult {
@@ -44,6 +46,9 @@ export interface LagResult {
   /** CPU µs per fill after the warm-up, all threads (engine host, journal, projector, chDB), and by thread name. */
   readonly cpuUsPerFill: number;
   readonly threadCpuUsPerFill: Record<string, number>;
+  /** Records the projector took from the hand-over, of all it projected. */
+  readonly handedOver: number;
+  readonly projected: number;
 }
 
 const strip = (commands: readonly { time: number }[]): Submission[] => commands.map(({ time: _time, ...rest }) => rest as Submission);
@@ -61,7 +66,8 @@ export async function measureLag(ch: ClickHouseClient, db: string, workload: Pro
     onDurable: (records: readonly LogRecord[]) => {
       durable.push({ last: (records[records.length - 1] as LogRecord).pos, at: performance.now() });
       for (const r of records) for (const e of r.events) if (e.type === 'TradeExecuted') fills += 1;
-      projector?.notify();
+      if (options.handOver) projector?.offer(records);
+      else projector?.notify();
     },
   });
   const refused: string[] = [];
@@ -146,7 +152,7 @@ export async function measureLag(ch: ClickHouseClient, db: string, workload: Pro
     return {
       targetFillsPerSec: options.fillsPerSec, achievedFillsPerSec: achieved, seconds: measuredSec, samples: ms.count,
       lagP50Ms: ms.p50Ns, lagP99Ms: ms.p99Ns, lagMaxMs: ms.maxNs, lagP99Positions: pos.p99Ns, lagMaxPositions: pos.maxNs, catchUpMs,
-      cpuUsPerFill: (cpu.user + cpu.system) / measuredFills, threadCpuUsPerFill,
+      cpuUsPerFill: (cpu.user + cpu.system) / measuredFills, threadCpuUsPerFill, handedOver: p.handedOver, projected: p.position,
     };
   } finally {
     await host.idle();

@@ -38,7 +38,11 @@ export interface EngineHostOptions {
   readonly retryDelayMs?: number;
   /** Called once when the engine stops for good. */
   readonly onStop?: (error: Error) => void;
-  /** Called after each durable batch (WebSocket fan-out, metrics). */
+  /**
+   * Called after each durable batch (the projector's hand-over, WebSocket fan-out, metrics), with the very
+   * records appended: receivers must not modify them (the projector projects them as they are, and the
+   * replies hold the same events).
+   */
   readonly onDurable?: (records: readonly LogRecord[]) => void;
   /** Called when a snapshot could not be written (the engine carries on: the log is the source of truth). */
   readonly onSnapshotError?: (error: Error) => void;

@@ -8,6 +8,10 @@
 //   3. the batch is committed: readers see it, position = to. "progress = to" is recorded by the next
 //      batch's step 1, or, when no batch follows, once the projector is idle or stops (recordProgress()):
 //      one progress insert per batch under load instead of two.
+// Embedded (chDB), steps 1 and 2 are one call of several statements, which chDB runs in order and stops at
+// the first that fails (storage/bulkInsert.ts, insertTogether()): the same outcome as separate calls, so a
+// crash or failure can still stop a commit between any two of its statements, and the tokens are the same.
+// Against a server each is its own insert.
 // After a crash anywhere, start() finds the pending range and redoes exactly it: the in-memory state is
 // restored as of the recorded progress (rows with version <= progress; a builder whose table already holds
 // rows of the pending batch is restored as of its end instead and sits the redo out, see recovery.ts), so
@@ -18,15 +22,22 @@
 // batch is read and built. Building advances the in-memory state past the committed progress, so after a
 // failed commit this projector refuses further work; a new one (start()) restores the state from the tables.
 // Projection passes (catchUpTo, deliver) run one at a time.
+//
+// Records handed over in memory (offer(): the engine host's durable records, server/service.ts) spare
+// re-reading and decoding them from the log: catchUp() takes them while they are exactly the next positions
+// and reads the log otherwise (after a restart, a gap, or a lag beyond the queue's bound). A handed-over
+// record must equal its log copy as every builder reads it; the engine keeps its events equal to their JSON
+// round trip and never touches them after apply() returns (test/projections/projectorOffer.test.ts).
 
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { EventLog, LogRecord } from '../log/eventLog.js';
-import { insertText } from '../storage/bulkInsert.js';
+import { insertText, insertTogether, insertsTogether, type TextInsert } from '../storage/bulkInsert.js';
 import { applyMigrations } from '../storage/migrations.js';
 import { PROJECTION_MIGRATIONS, PROJECTED_TABLES } from './schema.js';
 import { COLUMNS } from './columns.js';
 import { RowSink } from './rows.js';
-import { hasPending, readProgress, refusePendingFromVersion1, writeProgress } from './progress.js';
+import { hasPending, progressInsert, readProgress, refusePendingFromVersion1, writeProgress } from './progress.js';
+import { OfferedRecords } from './offeredRecords.js';
 import { projectFills } from './builders/fills.js';
 import { MarketsBuilder } from './builders/markets.js';
 import { OrdersBuilder, type FillOrders } from './builders/orders.js';
@@ -38,10 +49,21 @@ import { restoreState } from './restoreState.js';
 /** Default most log records per batch: large batches amortise the fixed cost of each insert and part. */
 export const DEFAULT_MAX_BATCH = 20_000;
 
+/**
+ * Default most handed-over records held (offer()): at ~1 KB each, at most ~50 MB, reached only when the
+ * projector falls 50,000 records behind; beyond it the oldest are dropped and read back from the log.
+ */
+export const DEFAULT_MAX_OFFERED = 50_000;
+
 const NONE_LANDED: ReadonlySet<BuilderName> = new Set();
 
-/** Records built between two yields to the event loop (see build()). */
-const YIELD_EVERY = 500;
+/**
+ * Longest stretch (ms) of building before build() yields to the event loop, checked every YIELD_CHECK records:
+ * the projector shares its thread with the request path, and a longer stretch shows up directly in the
+ * latency of the requests waiting behind it.
+ */
+const YIELD_AFTER_MS = 1;
+const YIELD_CHECK = 16;
 
 export interface ProjectorOptions {
   readonly name?: string;
@@ -59,8 +81,14 @@ export interface ProjectorOptions {
   readonly minIntervalMs?: number;
   /** Called after each committed batch with the rows the projector sent (derived tables not counted). */
   readonly onBatch?: (from: number, to: number, rows: number) => void;
-  /** Called after each insert (table, rows, ms), progress records included: for metrics and benchmarks. */
+  /**
+   * Called after each insert (table, rows, ms), progress records included: for metrics and benchmarks. An
+   * embedded commit is one call: reported once, as table 'commit', with every row of the call (the progress
+   * record's included) and the call's duration.
+   */
   readonly onInsert?: (table: string, rows: number, ms: number) => void;
+  /** Most records offer() holds (DEFAULT_MAX_OFFERED); 0 turns the hand-over off. */
+  readonly maxOffered?: number;
 }
 
 /** A built batch waiting for its inserts. */
@@ -91,6 +119,10 @@ export class Projector {
   private wake: (() => void) | null = null;
   /** Ends a pause between commits early: set while run() waits out minIntervalMs. */
   private hurry: (() => void) | null = null;
+  /** Records of this.log handed over in memory (offer()), not yet projected. */
+  private readonly offered: OfferedRecords;
+  /** Records taken from `offered` rather than read from the log (tests, metrics). */
+  private offeredTaken = 0;
 
   constructor(
     private readonly ch: ClickHouseClient,
@@ -101,6 +133,12 @@ export class Projector {
     this.name = options.name ?? 'main';
     this.positions = new PositionsBuilder(this.markets, options.feeAccount);
     this.prices = new PriceHistoryBuilder(this.markets, this.orders);
+    this.offered = new OfferedRecords(options.maxOffered ?? DEFAULT_MAX_OFFERED);
+  }
+
+  /** How many projected records came from offer() instead of the log. */
+  get handedOver(): number {
+    return this.offeredTaken;
   }
 
   /** Last log position whose rows are committed. */
@@ -166,10 +204,11 @@ export class Projector {
 
   /**
    * Applies consecutive records following builtPos to the builders and returns their rows. Yields to the
-   * event loop every YIELD_EVERY records, so that the batch being written meanwhile can start its next
-   * insert without waiting for the whole build (chDB runs each insert off this thread, but each is started
-   * from it). `landed` (a pending batch's redo only, see recovery.ts): builders restored as of the batch's
-   * end, which neither apply it again nor write its rows, nor do the tables that depend on them.
+   * event loop after YIELD_AFTER_MS of work, so that requests are not held behind a whole batch and the batch
+   * being written meanwhile can start its next insert without waiting for the whole build (chDB runs each
+   * insert off this thread, but each is started from it). `landed` (a pending batch's redo only, see
+   * recovery.ts): builders restored as of the batch's end, which neither apply it again nor write its rows,
+   * nor do the tables that depend on them.
    */
   private async build(records: readonly LogRecord[], landed: ReadonlySet<BuilderName> = NONE_LANDED): Promise<Batch> {
     const first = records[0];
@@ -177,8 +216,12 @@ export class Projector {
     if (first === undefined || last === undefined) throw new Error(`projector ${this.name}: empty batch`);
     if (first.pos !== this.builtPos + 1) throw new Error(`projector ${this.name}: batch starts at ${first.pos}, expected ${this.builtPos + 1}`);
     const out = new RowSink();
+    let stretch = performance.now();
     for (let i = 0; i < records.length; i++) {
-      if (i > 0 && i % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (i % YIELD_CHECK === YIELD_CHECK - 1 && performance.now() - stretch >= YIELD_AFTER_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        stretch = performance.now();
+      }
       const record = records[i] as LogRecord;
       if (!landed.has('markets')) this.markets.apply(record, out);
       if (!landed.has('orders')) {
@@ -197,19 +240,12 @@ export class Projector {
 
   /** Commits a built batch, which must follow the progress. */
   private async write(batch: Batch): Promise<void> {
-    const { from, to, rows: out } = batch;
+    const { from, to } = batch;
     if (from !== this.progressPos + 1) throw new Error(`projector ${this.name}: batch starts at ${from}, expected ${this.progressPos + 1}`);
     try {
-      await this.progressRow(this.progressPos, from, to, 2 * from);
-      this.unrecorded = false;
-      let rows = 0;
-      for (const table of PROJECTED_TABLES) {
-        const n = out.rows(table);
-        if (n === 0) continue;
-        rows += n;
-        await this.insert(table, COLUMNS[table], out.body(table), n, `${this.name}:${table}:${from}-${to}`);
-      }
+      const rows = insertsTogether(this.ch) ? await this.commitInOneCall(batch) : await this.commitInsertByInsert(batch);
       this.progressPos = to;
+      // "progress = to" is not recorded yet: the next commit's step 1 or recordProgress() records it.
       this.unrecorded = true;
       this.options.onBatch?.(from, to, rows);
       this.settleWaiters();
@@ -217,6 +253,35 @@ export class Projector {
       this.broken = error;
       throw error;
     }
+  }
+
+  /** Steps 1 and 2 of a commit as one call (embedded); returns the table rows sent. */
+  private async commitInOneCall({ from, to, rows: out }: Batch): Promise<number> {
+    const inserts: TextInsert[] = [];
+    let rows = 0;
+    for (const table of PROJECTED_TABLES) {
+      const n = out.rows(table);
+      if (n === 0) continue;
+      rows += n;
+      inserts.push({ table: `${this.db}.${table}`, columns: COLUMNS[table], body: out.body(table), token: `${this.name}:${table}:${from}-${to}` });
+    }
+    const t0 = performance.now();
+    await insertTogether(this.ch, [progressInsert(this.db, this.name, { pos: this.progressPos, pendingFrom: from, pendingTo: to }, 2 * from)], inserts);
+    this.options.onInsert?.('commit', rows + 1, performance.now() - t0);
+    return rows;
+  }
+
+  /** Steps 1 and 2 of a commit, one insert per call (server); returns the table rows sent. */
+  private async commitInsertByInsert({ from, to, rows: out }: Batch): Promise<number> {
+    await this.progressRow(this.progressPos, from, to, 2 * from);
+    let rows = 0;
+    for (const table of PROJECTED_TABLES) {
+      const n = out.rows(table);
+      if (n === 0) continue;
+      rows += n;
+      await this.insert(table, COLUMNS[table], out.body(table), n, `${this.name}:${table}:${from}-${to}`);
+    }
+    return rows;
   }
 
   /**
@@ -264,12 +329,39 @@ export class Projector {
     });
   }
 
-  /** Projects positions up to `to` (inclusive) read from `log`, in batches. */
+  /**
+   * Projects positions up to `to` (inclusive) of `log`, in batches: from the records offer() holds while they
+   * are exactly the next positions (`log` being this projector's log), else read from `log` (up to the first
+   * one held, so that the next batch can come from memory again).
+   */
   catchUpTo(log: EventLog, to: number): Promise<number> {
     return this.exclusive(() => {
       const max = this.options.maxBatch ?? DEFAULT_MAX_BATCH;
-      return this.pipeline(async () => (this.builtPos < to ? this.readRange(log, this.builtPos + 1, Math.min(to, this.builtPos + max)) : undefined));
+      return this.pipeline(async () => {
+        if (this.builtPos >= to) return undefined;
+        const from = this.builtPos + 1;
+        const end = Math.min(to, this.builtPos + max);
+        if (log !== this.log) return this.readRange(log, from, end);
+        const held = this.offered.take(from, end);
+        if (held !== undefined) {
+          this.offeredTaken += held.length;
+          return held;
+        }
+        const next = this.offered.first();
+        return this.readRange(log, from, next !== undefined && next > from ? Math.min(end, next - 1) : end);
+      });
     });
+  }
+
+  /**
+   * Hands over records of this projector's log that are durable, in position order (the engine host's
+   * onDurable), and wakes run(). Kept in a bounded queue of contiguous positions until catchUp() projects
+   * them; a gap drops what is held (the log has it all). Never changes what is projected, only where it is
+   * read from: the records must not be modified afterwards.
+   */
+  offer(records: readonly LogRecord[]): void {
+    this.offered.add(records, this.builtPos);
+    this.notify();
   }
 
   /**

@@ -62,12 +62,13 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   if (!native) logger.warn('uWebSockets.js runs on its slow JavaScript fallback (--allow-slow-uws)');
 
   const metrics = new ServiceMetrics();
-  // The projector is built after the engine, whose durable batches wake it.
+  // The projector is built after the engine, whose durable batches are handed to it in memory (it reads the
+  // log for whatever it was not handed: the records made durable before it existed, or after it fell behind).
   const late: { projector?: Projector } = {};
   const engineService = await startEngineService(config, {
     clock,
     onProgress: (p) => logger.debug({ recovery: p }, 'engine recovery'),
-    onDurable: () => late.projector?.notify(),
+    onDurable: (records) => late.projector?.offer(records),
     onStop: (error) => logger.fatal({ err: error }, 'engine stopped: the event log failed for good'),
     onSnapshotError: (error) => logger.error({ err: error }, 'engine snapshot failed'),
   });

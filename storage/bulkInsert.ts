@@ -10,6 +10,11 @@
 // token as a per-request setting. Not command() with the rows inline: command() trims the query, which
 // would cut the last row's trailing empty field (and a trailing ';').
 //
+// Several inserts in one call (embedded only, insertTogether()): each chDB call has a fixed CPU cost whatever
+// its size (2-3 ms measured here), and chDB runs the statements of one call one after another, so a projector
+// commit of a progress record and seven tables is one call instead of eight. A server takes one statement per HTTP request, so
+// the server path stays one insert per call.
+//
 // Contract: `body` is complete TabSeparated rows (each ending in '\n', fields escaped with ClickHouse's
 // Escaped rules, see projections/tsv.ts) in the order of `columns`, as UTF-8 chunks (storage/textChunks.ts);
 // one call is one INSERT statement. In embedded mode the token goes in the statement's own SETTINGS
@@ -38,11 +43,42 @@ function spoolDirOf(client: ClickHouseClient): string | undefined {
   return (client as unknown as Spooled)[SPOOL_DIR];
 }
 
+/** Whether `client` inserts through spool files (embedded), and so can take insertTogether(). */
+export function insertsTogether(client: ClickHouseClient): boolean {
+  return spoolDirOf(client) !== undefined;
+}
+
+/** What separates the statements of one insertTogether() call (tests split a call's text on it). */
+export const STATEMENT_SEPARATOR = ';\n';
+
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/;
 
 /** A ClickHouse string literal. */
 function literal(s: string): string {
   return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+/** A ClickHouse literal of a string or a safe integer (the only values valuesInsert() takes). */
+function valueLiteral(v: string | number): string {
+  if (typeof v === 'string') return literal(v);
+  if (!Number.isSafeInteger(v)) throw new Error(`not a safe integer: ${v}`);
+  return String(v);
+}
+
+function checkNames(table: string, columns: readonly string[]): void {
+  if (!IDENTIFIER.test(table)) throw new Error(`invalid table name ${table}`);
+  for (const c of columns) if (!IDENTIFIER.test(c)) throw new Error(`invalid column name ${c}`);
+}
+
+/**
+ * One row as an INSERT ... VALUES statement with its values inline (strings quoted and escaped, integers
+ * only), its token in its own SETTINGS clause: for a row too small to be worth a spool file, as a leading
+ * statement of insertTogether() or on its own through client.command().
+ */
+export function valuesInsert(table: string, columns: readonly string[], row: readonly (string | number)[], token: string): string {
+  checkNames(table, columns);
+  if (row.length !== columns.length) throw new Error(`${row.length} values for ${columns.length} columns of ${table}`);
+  return `INSERT INTO ${table} (${columns.join(', ')}) SETTINGS insert_deduplication_token = ${literal(token)} VALUES (${row.map(valueLiteral).join(', ')})`;
 }
 
 export interface TextInsert {
@@ -82,10 +118,18 @@ function writeChunks(path: string, chunks: readonly Uint8Array[]): void {
   }
 }
 
+function isEmpty(insert: TextInsert): boolean {
+  return insert.body.every((c) => c.length === 0);
+}
+
+/** The statement that inserts a spool file's rows. */
+function fileInsert(insert: TextInsert, path: string): string {
+  return `INSERT INTO ${insert.table} (${insert.columns.join(', ')}) SETTINGS insert_deduplication_token = ${literal(insert.token)} SELECT * FROM file(${literal(path)}, TabSeparated)`;
+}
+
 export async function insertText(ch: ClickHouseClient, insert: TextInsert): Promise<void> {
-  if (insert.body.every((c) => c.length === 0)) return;
-  if (!IDENTIFIER.test(insert.table)) throw new Error(`invalid table name ${insert.table}`);
-  for (const c of insert.columns) if (!IDENTIFIER.test(c)) throw new Error(`invalid column name ${c}`);
+  if (isEmpty(insert)) return;
+  checkNames(insert.table, insert.columns);
   const spool = spoolDirOf(ch);
   if (spool === undefined) {
     await ch.insert({
@@ -100,9 +144,36 @@ export async function insertText(ch: ClickHouseClient, insert: TextInsert): Prom
   const path = join(spool, `${randomUUID()}.tsv`);
   writeChunks(path, insert.body);
   try {
-    const head = `INSERT INTO ${insert.table} (${insert.columns.join(', ')}) SETTINGS insert_deduplication_token = ${literal(insert.token)}`;
-    await ch.command({ query: `${head} SELECT * FROM file(${literal(path)}, TabSeparated)` });
+    await ch.command({ query: fileInsert(insert, path) });
   } finally {
     rmSync(path, { force: true });
+  }
+}
+
+/**
+ * Embedded only (insertsTogether()): `leading` (complete statements, such as valuesInsert()'s) and then each
+ * non-empty insert of `inserts`, in that order, as ONE chDB call; every spool file is written before the call
+ * and removed after it. chDB runs the statements in order and stops at the first that fails, whose error
+ * rejects the call: the statements before it have taken effect (each under its own token), the ones after
+ * it have not (test/projections/insertTogether.test.ts). The outcome is the one of running the statements
+ * one call each, stopping at the first failure; only the per-call cost is paid once.
+ */
+export async function insertTogether(ch: ClickHouseClient, leading: readonly string[], inserts: readonly TextInsert[]): Promise<void> {
+  const spool = spoolDirOf(ch);
+  if (spool === undefined) throw new Error('insertTogether needs an embedded client (a spool directory)');
+  const statements = [...leading];
+  const paths: string[] = [];
+  try {
+    for (const insert of inserts) {
+      if (isEmpty(insert)) continue;
+      checkNames(insert.table, insert.columns);
+      const path = join(spool, `${randomUUID()}.tsv`);
+      paths.push(path);
+      writeChunks(path, insert.body);
+      statements.push(fileInsert(insert, path));
+    }
+    if (statements.length > 0) await ch.command({ query: statements.join(STATEMENT_SEPARATOR) });
+  } finally {
+    for (const path of paths) rmSync(path, { force: true });
   }
 }

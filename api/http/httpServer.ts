@@ -283,6 +283,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         refuseTooLarge(res, state, route, startedAt);
         return;
       }
+      if (isLast && chunks.length === 0) {
+        // The whole body in one chunk (the usual case): decoded straight from uWS's buffer, which stays valid
+        // for the duration of this callback, instead of copied twice first.
+        state.readingBody = false;
+        proceed(refused === undefined ? Buffer.from(chunk).toString('utf8') : '');
+        return;
+      }
       if (refused === undefined) chunks.push(Buffer.from(chunk.slice(0)));
       if (isLast) {
         state.readingBody = false;

@@ -56,7 +56,9 @@ const markets = [...host.engine.markets()]
 if (markets.length === 0) throw new Error('the demo catalog lists no active standard market with tick 0.01 and min size <= 5');
 
 // Group commit as the host sees it: appends (one fsync each), records per append, time per append.
-const appendStats = { appends: 0, records: 0, ms: 0, maxMs: 0 };
+const appendStats = { appends: 0, records: 0, ms: 0, maxMs: 0, p90Ms: 0, p99Ms: 0 };
+/** Each append's ms since the last 'cpu' report. */
+let appendTimes: number[] = [];
 const log = host.log;
 const append = log.append.bind(log);
 log.append = async (records) => {
@@ -69,6 +71,7 @@ log.append = async (records) => {
     appendStats.records += records.length;
     appendStats.ms += ms;
     appendStats.maxMs = Math.max(appendStats.maxMs, ms);
+    appendTimes.push(ms);
   }
 };
 
@@ -101,8 +104,11 @@ async function handle(m: Message): Promise<object> {
       const excess = (ns: number): number => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
       const delay = { p50Ms: excess(loopDelay.percentile(50)), p99Ms: excess(loopDelay.percentile(99)), maxMs: excess(loopDelay.max) };
       loopDelay.reset();
-      const appends = { ...appendStats };
+      const sortedAppends = appendTimes.sort((a, b) => a - b);
+      const appendAt = (q: number): number => sortedAppends[Math.min(sortedAppends.length - 1, Math.floor(q * sortedAppends.length))] ?? 0;
+      const appends = { ...appendStats, p90Ms: appendAt(0.9), p99Ms: appendAt(0.99) };
       appendStats.maxMs = 0;
+      appendTimes = [];
       return { threads: threadCpuMs(), appends, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
     }
     case 'profile': {

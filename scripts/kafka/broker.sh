@@ -159,7 +159,9 @@ start() {
   data=$(mktemp -d "${TMPDIR:-/tmp}/pmx-kafka.XXXXXX")
   read -r port cport < <(free_ports)
   write_config "$data" "$port" "$cport"
-  cluster_id=$(node -e 'console.log(require("node:crypto").randomBytes(16).toString("base64url"))')
+  # A Kafka cluster id: 16 random bytes, base64url. Never one starting with "-" (1 in 64 would): the storage
+  # tool would read it as an option and refuse to format (Kafka's own Uuid.randomUuid skips those too).
+  cluster_id=$(node -e 'const { randomBytes } = require("node:crypto"); let id; do id = randomBytes(16).toString("base64url"); while (id.startsWith("-")); console.log(id)')
   started=$(date +%s)
 
   local java_opts=(-Djava.awt.headless=true "-Dlog4j.configuration=file:$data/log4j.properties")

@@ -162,6 +162,37 @@ t.test('bodies: JSON, validation, the 1 MiB cap, bodiless DELETE', async (t) => 
   t.same((await http(base, 'DELETE', '/cancel-all')).text, 'deleted:0');
 });
 
+t.test('a body arriving in one piece or in several, split inside a multi-byte character, reads the same', async (t) => {
+  const { base } = await start(t);
+  const url = new URL(base);
+  const body = JSON.stringify({ n: 7, note: 'é — 東京 🎲 '.repeat(40) });
+  const bytes = Buffer.from(body, 'utf8');
+  const whole = await http(base, 'POST', '/echo', body, { 'content-type': 'application/json' });
+  t.same(whole.json(), { n: 7, raw: body }, 'one piece');
+  // Raw socket, the body in three writes with pauses (so uWS hands it over in separate chunks), cut in the
+  // middle of a 3-byte character and of the 4-byte one.
+  const cut1 = bytes.indexOf(Buffer.from('東')) + 1;
+  const cut2 = bytes.indexOf(Buffer.from('🎲')) + 2;
+  const answer = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let got = '';
+    socket.on('data', (d) => {
+      got += d.toString('utf8');
+      if (got.includes('\r\n\r\n') && got.endsWith('}')) {
+        socket.end();
+        resolve(got);
+      }
+    });
+    socket.on('error', reject);
+    socket.write(`POST /catalog/echo HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${bytes.length}\r\n\r\n`);
+    socket.write(bytes.subarray(0, cut1));
+    setTimeout(() => socket.write(bytes.subarray(cut1, cut2)), 30);
+    setTimeout(() => socket.write(bytes.subarray(cut2)), 60);
+  });
+  t.match(answer, /^HTTP\/1\.1 200/);
+  t.same(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), { n: 7, raw: body }, 'three pieces');
+});
+
 t.test('a chunked body over the cap is refused while it streams', async (t) => {
   const { base } = await start(t);
   const url = new URL(base);

@@ -6,6 +6,7 @@ import t from 'tap';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { Projector } from '../../projections/projector.js';
 import { FEE_ACCOUNT, countFills, dumpTables, freshDatabase, loggedSession, sessionFor } from '../support/projectionFixtures.js';
+import { statementByStatement } from '../support/statementByStatement.js';
 
 async function scalar(ch: ClickHouseClient, query: string): Promise<number> {
   const result = await ch.query({ query, format: 'JSONEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } });
@@ -69,21 +70,15 @@ t.test('a failure between inserts: a new projector redoes exactly the pending ra
   await clean.catchUp();
 
   const target = await freshDatabase();
-  // The projector's inserts are commands (storage/bulkInsert.ts). Count the progress records, one per batch
-  // (projector.ts): the third is the third batch's "pending"; let that batch's second table insert land, then fail.
+  // The projector's inserts are statements of one command per commit (storage/bulkInsert.ts). Count the
+  // progress records, one per batch (projector.ts): the third is the third batch's "pending"; let that batch's
+  // second table insert land, then fail.
   let progressRecords = 0;
   let tableInserts = 0;
-  const failing = new Proxy(target.ch, {
-    get(client, key, receiver) {
-      if (key !== 'command') return Reflect.get(client, key, receiver);
-      return async (params: Parameters<ClickHouseClient['command']>[0]) => {
-        const result = await client.command(params);
-        if (!params.query.startsWith('INSERT INTO')) return result;
-        if (params.query.includes('.projection_progress ')) progressRecords += 1;
-        else if (progressRecords === 3 && ++tableInserts === 2) throw new Error('connection reset after the insert landed (scripted)');
-        return result;
-      };
-    },
+  const failing = statementByStatement(target.ch, (statement) => {
+    if (!statement.startsWith('INSERT INTO')) return;
+    if (statement.includes('.projection_progress ')) progressRecords += 1;
+    else if (progressRecords === 3 && ++tableInserts === 2) throw new Error('connection reset after the insert landed (scripted)');
   });
   const crashing = new Projector(failing, target.db, session.journal, { feeAccount: FEE_ACCOUNT, maxBatch: 64 });
   await crashing.start();

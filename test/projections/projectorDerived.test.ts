@@ -9,6 +9,7 @@ import { Projector } from '../../projections/projector.js';
 import { PROJECTION_MIGRATIONS } from '../../projections/schema.js';
 import { appliedVersions, applyMigrations } from '../../storage/migrations.js';
 import { FEE_ACCOUNT, countFills, crossingCommands, dumpTables, freshDatabase, loggedSession, sessionFor } from '../support/projectionFixtures.js';
+import { eachStatement } from '../support/statementByStatement.js';
 
 const VIEWS = ['fill_sides_mv', 'order_fill_events_mv', 'latest_prices_mv'];
 
@@ -35,27 +36,22 @@ t.test('source rows landed without their views: the redo completes the derived t
   let batches = 0;
   let cut = false;
   // In the third batch that has fills: the fills and price_history rows land with the views detached (as if
-  // the process died after the source parts and before the views' parts), then the connection "fails".
-  const failing = new Proxy(ch, {
-    get(client, key, receiver) {
-      if (key !== 'command') return Reflect.get(client, key, receiver);
-      return async (params: Parameters<ClickHouseClient['command']>[0]) => {
-        const source = params.query.startsWith(`INSERT INTO ${db}.fills `) || params.query.startsWith(`INSERT INTO ${db}.price_history `);
-        if (source && params.query.startsWith(`INSERT INTO ${db}.fills `)) batches += 1;
-        if (!source || batches !== 3) return client.command(params);
-        for (const view of VIEWS) await client.command({ query: `DETACH TABLE ${db}.${view}` });
-        try {
-          await client.command(params);
-        } finally {
-          for (const view of VIEWS) await client.command({ query: `ATTACH TABLE ${db}.${view}` });
-        }
-        if (params.query.startsWith(`INSERT INTO ${db}.price_history `)) {
-          cut = true;
-          throw new Error('process died after the source inserts (scripted)');
-        }
-        return { query_id: '' };
-      };
-    },
+  // the process died after the source parts and before the views' parts), then the connection "fails"
+  // (embedded: inside the commit's one call, between its price_history and positions statements).
+  const failing = eachStatement(ch, async (statement, run) => {
+    const source = statement.startsWith(`INSERT INTO ${db}.fills `) || statement.startsWith(`INSERT INTO ${db}.price_history `);
+    if (source && statement.startsWith(`INSERT INTO ${db}.fills `)) batches += 1;
+    if (!source || batches !== 3) return run();
+    for (const view of VIEWS) await ch.command({ query: `DETACH TABLE ${db}.${view}` });
+    try {
+      await run();
+    } finally {
+      for (const view of VIEWS) await ch.command({ query: `ATTACH TABLE ${db}.${view}` });
+    }
+    if (statement.startsWith(`INSERT INTO ${db}.price_history `)) {
+      cut = true;
+      throw new Error('process died after the source inserts (scripted)');
+    }
   });
   const crashing = new Projector(failing, db, session.journal, { feeAccount: FEE_ACCOUNT, maxBatch: 40 });
   await crashing.start();

@@ -4,10 +4,10 @@
 // projector into exactly the tables of a projection that never failed.
 
 import t from 'tap';
-import type { ClickHouseClient } from '@clickhouse/client';
 import { Projector } from '../../projections/projector.js';
 import { PROJECTED_TABLES } from '../../projections/schema.js';
 import { FEE_ACCOUNT, crossingCommands, dumpTables, freshDatabase, loggedSession, sessionFor } from '../support/projectionFixtures.js';
+import { statementByStatement } from '../support/statementByStatement.js';
 
 const VERSIONED = ['orders', 'positions', 'engine_markets', 'price_history', 'latest_prices'];
 
@@ -22,23 +22,17 @@ t.test('a crash after any insert of a batch, then merges: the restart completes 
 
   for (const [cut, table] of PROJECTED_TABLES.entries()) {
     const { ch, db } = await freshDatabase();
-    // Batch 4: let the inserts up to and including `table` land, then die.
+    // Batch 4: let the inserts up to and including `table` land, then die (inside the commit's one call, in
+    // embedded mode: between two of its statements).
     let batch = 0;
     let died = false;
-    const dying = new Proxy(ch, {
-      get(client, key, receiver) {
-        if (key !== 'command') return Reflect.get(client, key, receiver);
-        return async (params: Parameters<ClickHouseClient['command']>[0]) => {
-          if (params.query.startsWith(`INSERT INTO ${db}.projection_progress `)) batch += 1;
-          const result = await client.command(params);
-          const landed = PROJECTED_TABLES.findIndex((name) => params.query.startsWith(`INSERT INTO ${db}.${name} `));
-          if (batch === 4 && landed >= cut && !died) {
-            died = true;
-            throw new Error(`died after ${table} (scripted)`);
-          }
-          return result;
-        };
-      },
+    const dying = statementByStatement(ch, (statement) => {
+      if (statement.startsWith(`INSERT INTO ${db}.projection_progress `)) batch += 1;
+      const landed = PROJECTED_TABLES.findIndex((name) => statement.startsWith(`INSERT INTO ${db}.${name} `));
+      if (batch === 4 && landed >= cut && !died) {
+        died = true;
+        throw new Error(`died after ${table} (scripted)`);
+      }
     });
     const first = new Projector(dying, db, session.journal, { feeAccount: FEE_ACCOUNT, maxBatch: 60 });
     await first.start();
