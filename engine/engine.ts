@@ -50,11 +50,20 @@ function rejectTimeless(state: EngineState): void {
   state.reject('unknown', 'INVALID_COMMAND', {}, { detail: 'a command needs a type and a time' });
 }
 
+/** How an engine is built, beyond its configuration: nothing here reaches its state or events. */
+export interface EngineOptions {
+  readonly idHashKey?: number;
+}
+
 export class Engine {
   readonly state: EngineState;
 
-  constructor(config: EngineConfig = DEFAULT_ENGINE_CONFIG, bookFactory: BookFactory = fastBookFactory) {
-    this.state = new EngineState(config, bookFactory);
+  /**
+   * `options.idHashKey`: the key of the order-id table's hash (engine/orderIdHash.ts), chosen by the host at
+   * random so that traders cannot aim ids at one slot; it changes no event and no state hash. Default 0.
+   */
+  constructor(config: EngineConfig = DEFAULT_ENGINE_CONFIG, bookFactory: BookFactory = fastBookFactory, options: EngineOptions = {}) {
+    this.state = new EngineState(config, bookFactory, options.idHashKey ?? 0);
   }
 
   /** Applies one command and returns the events it produced (at least one for every command but AdvanceTime). */

@@ -1,6 +1,6 @@
 // Public surface of the engine.
 export { Engine } from './engine.js';
-export type { TokenBook, Balances } from './engine.js';
+export type { TokenBook, Balances, EngineOptions } from './engine.js';
 export type * from './commands.js';
 export { COMMAND_TYPES } from './commands.js';
 export type * from './events.js';

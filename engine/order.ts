@@ -33,6 +33,10 @@ const BOOK_ASK = 4;
 const POST_ONLY = 8;
 const TYPE_SHIFT = 4;
 const ORDER_TYPES: readonly OrderType[] = ['GTC', 'GTD', 'FOK', 'FAK'];
+// A time in ms (about 1.7e12) is beyond V8's small integers (31 or 32 bits), so a field holding one points to a
+// separate boxed number: one more object per order for the garbage collector to copy. Kept as two small
+// integers, low and high 30 bits (times are below 2^52), it is two plain fields of the Order.
+const SPLIT = 2 ** 30;
 
 function packFlags(outcome: Outcome, side: Side, bookSide: BookSide, orderType: OrderType, postOnly: boolean): number {
   const type = ORDER_TYPES.indexOf(orderType);
@@ -57,6 +61,9 @@ export class Order {
   holding: Holding | null = null;
   /** Index in its account's open-order list (AccountOrders), -1 when not in it. */
   accountIndex = -1;
+  /** dedupeUntil split into two small integers (see SPLIT). */
+  private readonly dedupeLow: number;
+  private readonly dedupeHigh: number;
 
   constructor(
     readonly id: string,
@@ -78,10 +85,20 @@ export class Order {
     readonly expiresAt: number,
     /** Time priority: the sequence number of its OrderAccepted event. */
     readonly priority: number,
-    readonly dedupeUntil: number,
+    dedupeUntil: number,
+    /** The id's hash under its engine's key (OrderIds.hashOf): the order-id table's key. */
+    readonly idHash: number,
   ) {
     this.remaining = size;
     this.flags = packFlags(outcome, side, bookSide, orderType, postOnly);
+    // `| 0` makes each an int32, which V8 keeps as a small integer (both are below 2^30 and 2^22).
+    this.dedupeLow = dedupeUntil % SPLIT | 0;
+    this.dedupeHigh = Math.floor(dedupeUntil / SPLIT) | 0;
+  }
+
+  /** Until when (engine ms) the id is refused as a duplicate once the order is finished. */
+  get dedupeUntil(): number {
+    return this.dedupeHigh * SPLIT + this.dedupeLow;
   }
 
   /** The token the order trades: its market's token of its outcome. */

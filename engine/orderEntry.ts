@@ -55,7 +55,8 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
   if (!wellFormed(cmd)) return refuse(state, cmd, 'INVALID_ORDER_PAYLOAD');
   const ref = state.tokens.get(cmd.tokenId);
   if (ref === undefined) return refuse(state, cmd, 'MARKET_NOT_FOUND');
-  if (state.ids.known(cmd.orderId)) return refuse(state, cmd, 'DUPLICATED', { id: cmd.orderId });
+  const idHash = state.ids.hashOf(cmd.orderId);
+  if (state.ids.known(cmd.orderId, idHash)) return refuse(state, cmd, 'DUPLICATED', { id: cmd.orderId });
   const market = ref.market;
   if (market.status === 'paused') return refuse(state, cmd, 'MARKET_NOT_READY');
   if (market.status === 'resolved') return refuse(state, cmd, 'MARKET_CLOSED');
@@ -96,7 +97,7 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
   // Accepted: reserve, announce, match, then rest or release the remainder.
   const order = new Order(
     cmd.orderId, account, cmd.owner, market, outcome, cmd.side, price, bookSide, qty,
-    cmd.orderType, cmd.postOnly, cmd.expiration, expiresAt, state.nextSeq(), cmd.dedupeUntil,
+    cmd.orderType, cmd.postOnly, cmd.expiration, expiresAt, state.nextSeq(), cmd.dedupeUntil, idHash,
   );
   if (buy) {
     account.free -= reserve;
@@ -186,10 +187,9 @@ const DONE_REASON: Record<'MATCHED' | 'CANCELED' | 'EXPIRED' | 'CANCELED_MARKET_
 
 /** Cancels one order of `account`; an order that is not open, or is another account's, is reported. */
 export function cancelById(state: EngineState, orderId: string, account: string): void {
-  const order = state.live.get(orderId);
-  if (order !== undefined && order.account.address === account) return cancelOpenOrder(state, order, 'user');
-  const done = order === undefined ? state.done.get(orderId) : undefined;
-  const code: RejectCode = done === undefined ? 'ORDER_NOT_FOUND' : DONE_REASON[done];
+  const held = state.ids.lookup(orderId);
+  if (typeof held === 'object' && held.account.address === account) return cancelOpenOrder(state, held, 'user');
+  const code: RejectCode = typeof held === 'string' ? DONE_REASON[held] : 'ORDER_NOT_FOUND';
   state.emit({ type: 'CancelRejected', orderId, account, code, message: rejectMessage(code) });
 }
 

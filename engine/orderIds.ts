@@ -1,21 +1,30 @@
-// Every order id the engine knows, in one map: an open order maps to its Order, a finished one (still
-// refused as a duplicate) to its final status. One map means a new order costs one lookup to check for a
-// duplicate, and finishing an open order one write that replaces the Order with its status.
+// Every order id the engine knows, in one table (orderIdTable.ts): an open order's slot holds its Order, a
+// finished one's (still refused as a duplicate) its id and final status. One table means a new order costs
+// one probe sequence to check for a duplicate, and finishing an open order one write that replaces the Order
+// with its id. The id's hash (orderIdHash.ts) is computed once per command that names an id and kept on the
+// Order (Order.idHash) and in the ring below, so finishing or forgetting an id never hashes it again.
 //
 // Two views keep the call sites plain: `live` (open orders) and `done` (finished ids with the time until
 // which they are refused). The views are classes, not objects of arrow functions: their methods are then
 // the same functions for every engine, so optimised code that inlined them stays valid when another
 // engine is created (a fresh closure per engine would deoptimise every caller).
 //
-// Finished ids are forgotten oldest first: their ids and times sit in a ring buffer read from its head
-// (walking a Map's front costs time on every command once entries have been deleted from it, and a ring
-// needs no periodic compaction); it doubles when full.
+// Finished ids are forgotten oldest first: their ids, hashes and times sit in a ring buffer read from its
+// head (a ring needs no periodic compaction); it doubles when full.
 
 import type { Order, OrderStatus } from './order.js';
+import { orderIdHash } from './orderIdHash.js';
+import { OrderIdTable } from './orderIdTable.js';
 
 export type DoneStatus = Exclude<OrderStatus, 'LIVE'>;
 
+const DONE_STATUSES: readonly DoneStatus[] = ['MATCHED', 'CANCELED', 'EXPIRED', 'CANCELED_MARKET_RESOLVED'];
 const INITIAL_RING = 1024;
+
+/** The index of a status in DONE_STATUSES (compares of constant strings, cheaper than indexOf's builtin). */
+function doneCode(status: DoneStatus): number {
+  return status === 'MATCHED' ? 0 : status === 'CANCELED' ? 1 : status === 'EXPIRED' ? 2 : 3;
+}
 
 /** The open orders by id. */
 export class LiveOrders {
@@ -30,11 +39,13 @@ export class LiveOrders {
     return typeof this.ids.lookup(id) === 'object';
   }
 
-  /** Records an open order (restore from a snapshot); replaces what the id held. */
+  /** Records an open order (restore from a snapshot); replaces what the id held. `id` is `order.id`. */
   set(id: string, order: Order): void {
-    this.ids.setLive(id, order);
+    if (id !== order.id) throw new Error(`live.set: id ${id} is not the order's id ${order.id}`);
+    this.ids.setLive(order);
   }
 
+  /** Ids of the open orders, oldest (lowest priority) first. */
   keys(): string[] {
     return this.ids.liveIds();
   }
@@ -73,11 +84,20 @@ export class DoneIds {
 }
 
 export class OrderIds {
-  /** id → open Order, or the final status of a finished order still refused. */
-  private readonly byId = new Map<string, Order | DoneStatus>();
+  /** `key`: the host's key of the id hash (orderIdHash.ts); 0 where no host chose one (tests, tools). */
+  constructor(readonly key: number = 0) {}
+
+  /** The id's hash under this table's key: what the table and every Order of this engine carry. */
+  hashOf(id: string): number {
+    return orderIdHash(id, this.key);
+  }
+
+  /** id → open Order, or the final status (index in DONE_STATUSES) of a finished order still refused. */
+  private readonly table = new OrderIdTable();
   private liveCount = 0;
-  /** Finished ids in insertion order: ring buffer of `ringIds` and `ringUntils` (same index), `count` from `head`. */
+  /** Finished ids in insertion order: ring of `ringIds`, `ringHashes`, `ringUntils` (same index), `count` from `head`. */
   private ringIds: string[] = new Array<string>(INITIAL_RING).fill('');
+  private ringHashes = new Int32Array(INITIAL_RING);
   private ringUntils = new Float64Array(INITIAL_RING);
   private head = 0;
   private count = 0;
@@ -85,70 +105,93 @@ export class OrderIds {
   readonly live = new LiveOrders(this);
   readonly done = new DoneIds(this);
 
-  /** True when the id is open or still refused: a new order with it is a duplicate. */
-  known(id: string): boolean {
-    return this.byId.has(id);
+  /** True when the id is open or still refused: a new order with it is a duplicate. `h` is its orderIdHash. */
+  known(id: string, h: number = this.hashOf(id)): boolean {
+    return this.table.find(id, h) >= 0;
   }
 
   /** What the id holds: its open Order, its final status, or undefined when unknown. */
   lookup(id: string): Order | DoneStatus | undefined {
-    return this.byId.get(id);
+    const table = this.table;
+    const at = table.find(id, this.hashOf(id));
+    if (at < 0) return undefined;
+    const ref = table.refAt(at);
+    return typeof ref === 'object' ? ref : (DONE_STATUSES[table.codeAt(at)] as DoneStatus);
   }
 
-  /** Records an open order, replacing what the id held (restore from a snapshot). */
-  setLive(id: string, order: Order): void {
-    if (typeof this.byId.get(id) !== 'object') this.liveCount += 1;
-    this.byId.set(id, order);
+  /** Records an open order, replacing what its id held (restore from a snapshot). */
+  setLive(order: Order): void {
+    const table = this.table;
+    const at = table.find(order.id, order.idHash);
+    if (at < 0) {
+      table.insert(order.idHash, order);
+      this.liveCount += 1;
+      return;
+    }
+    if (typeof table.refAt(at) !== 'object') this.liveCount += 1;
+    table.setOrder(at, order);
   }
 
   liveSize(): number {
     return this.liveCount;
   }
 
-  /** Ids of the open orders, in the order they were recorded. */
+  /** Ids of the open orders, oldest (lowest priority) first. */
   liveIds(): string[] {
-    return [...this.byId].filter(([, v]) => typeof v === 'object').map(([k]) => k);
+    return this.table.orders().sort((a, b) => a.priority - b.priority).map((o) => o.id);
   }
 
   /**
    * Records a new open order. Contract: `known(order.id)` was false for this command, so the write is a
-   * plain insert and needs no lookup first (the hot path: one map operation per resting order).
+   * plain insert and needs no lookup first (the hot path: one probe sequence per resting order).
    */
   open(order: Order): void {
-    this.byId.set(order.id, order);
+    this.table.insert(order.idHash, order);
     this.liveCount += 1;
   }
 
   /**
    * An order is no longer open: remember its id until `until`, or forget it now when `until` has passed.
    * `wasLive` says whether the order was open (recorded by `open` or `live.set`); the caller knows it from
-   * the order itself, which spares a lookup. A taker that never rested was never recorded.
+   * the order itself. A taker that never rested was never recorded.
    */
   finish(order: Order, status: DoneStatus, wasLive: boolean, until: number, now: number): void {
-    if (wasLive) this.liveCount -= 1;
-    if (until > now) this.remember(order.id, status, until);
-    else if (wasLive) this.byId.delete(order.id);
+    if (!wasLive) {
+      if (until > now) this.remember(order.id, status, until, order.idHash);
+      return;
+    }
+    this.liveCount -= 1;
+    const table = this.table;
+    const at = table.find(order.id, order.idHash);
+    if (at < 0) return;
+    if (until > now) {
+      table.setDone(at, order.id, doneCode(status));
+      this.pushRing(order.id, order.idHash, until);
+    } else {
+      table.removeAt(at);
+    }
   }
 
-  /** Refuses `id` as a duplicate until `until`, after every id remembered before it. */
-  remember(id: string, status: DoneStatus, until: number): void {
-    this.byId.set(id, status);
-    if (this.count === this.ringIds.length) this.grow();
-    const at = (this.head + this.count) & (this.ringIds.length - 1);
-    this.ringIds[at] = id;
-    this.ringUntils[at] = until;
-    this.count += 1;
+  /** Refuses `id` as a duplicate until `until`, after every id remembered before it. `h` is its orderIdHash. */
+  remember(id: string, status: DoneStatus, until: number, h: number = this.hashOf(id)): void {
+    const table = this.table;
+    let at = table.find(id, h);
+    if (at < 0) at = table.insert(h, id);
+    table.setDone(at, id, doneCode(status));
+    this.pushRing(id, h, until);
   }
 
   /** Forgets finished ids, oldest first, while the oldest one's time has come (`until <= now`). */
   prune(now: number): void {
     const ids = this.ringIds;
     const untils = this.ringUntils;
+    const hashes = this.ringHashes;
     const mask = ids.length - 1;
     let head = this.head;
     let count = this.count;
     while (count > 0 && (untils[head] as number) <= now) {
-      this.byId.delete(ids[head] as string);
+      const at = this.table.find(ids[head] as string, hashes[head] as number);
+      if (at >= 0) this.table.removeAt(at);
       ids[head] = '';
       head = (head + 1) & mask;
       count -= 1;
@@ -169,22 +212,34 @@ export class OrderIds {
     for (let i = 0; i < this.count; i++) {
       const at = (this.head + i) & mask;
       const id = this.ringIds[at] as string;
-      out.push([id, this.byId.get(id) as DoneStatus, this.ringUntils[at] as number]);
+      out.push([id, this.lookup(id) as DoneStatus, this.ringUntils[at] as number]);
     }
     return out;
   }
 
+  private pushRing(id: string, h: number, until: number): void {
+    if (this.count === this.ringIds.length) this.growRing();
+    const at = (this.head + this.count) & (this.ringIds.length - 1);
+    this.ringIds[at] = id;
+    this.ringHashes[at] = h;
+    this.ringUntils[at] = until;
+    this.count += 1;
+  }
+
   /** Doubles the ring, keeping the ids in order from index 0. */
-  private grow(): void {
+  private growRing(): void {
     const capacity = this.ringIds.length;
     const ids = new Array<string>(capacity * 2).fill('');
+    const hashes = new Int32Array(capacity * 2);
     const untils = new Float64Array(capacity * 2);
     for (let i = 0; i < this.count; i++) {
       const from = (this.head + i) & (capacity - 1);
       ids[i] = this.ringIds[from] as string;
+      hashes[i] = this.ringHashes[from] as number;
       untils[i] = this.ringUntils[from] as number;
     }
     this.ringIds = ids;
+    this.ringHashes = hashes;
     this.ringUntils = untils;
     this.head = 0;
   }

@@ -7,7 +7,7 @@ import type { MarketParams, OrderType, Outcome, Side } from './commands.js';
 import type { MarketStatus } from './events.js';
 import type { BookFactory } from './book/orderBook.js';
 import { fastBookFactory } from './book/fastBook.js';
-import { Engine } from './engine.js';
+import { Engine, type EngineOptions } from './engine.js';
 import { Market, type LastTrade } from './market.js';
 import { Order } from './order.js';
 import type { EngineConfig } from './state.js';
@@ -116,9 +116,10 @@ export function exportSnapshot(engine: Engine): EngineSnapshot {
   };
 }
 
-export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFactory = fastBookFactory): Engine {
+/** `options`: as for new Engine() (the id hash's key is the restoring host's, not the snapshot's). */
+export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFactory = fastBookFactory, options: EngineOptions = {}): Engine {
   if (snapshot.format !== SNAPSHOT_FORMAT) throw new Error(`snapshot format ${String(snapshot.format)} is not supported (expected ${SNAPSHOT_FORMAT})`);
-  const engine = new Engine(snapshot.config, bookFactory);
+  const engine = new Engine(snapshot.config, bookFactory, options);
   const state = engine.state;
   state.seq = snapshot.seq;
   state.now = snapshot.now;
@@ -150,7 +151,7 @@ export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFacto
     const buy = o.side === 'BUY';
     const bookSide = ref.outcome === 0 ? (buy ? BID : ASK) : buy ? ASK : BID;
     const account = state.ledger.getOrCreate(o.account);
-    const order = new Order(o.id, account, o.owner, ref.market, ref.outcome, o.side, o.price, bookSide, o.size, o.orderType, o.postOnly, o.expiration, o.expiresAt, o.priority, o.dedupeUntil);
+    const order = new Order(o.id, account, o.owner, ref.market, ref.outcome, o.side, o.price, bookSide, o.size, o.orderType, o.postOnly, o.expiration, o.expiresAt, o.priority, o.dedupeUntil, state.ids.hashOf(o.id));
     order.remaining = o.remaining;
     ref.market.book.add(order);
     state.live.set(order.id, order);

@@ -41,9 +41,9 @@ export class EngineState {
   readonly tokens = new Map<string, TokenRef>();
   readonly ledger = new Ledger();
   /** Open and recently finished order ids (see orderIds.ts). */
-  readonly ids = new OrderIds();
-  readonly live = this.ids.live;
-  readonly done = this.ids.done;
+  readonly ids: OrderIds;
+  readonly live: OrderIds['live'];
+  readonly done: OrderIds['done'];
   readonly expiry = new ExpiryQueue();
   /** API key ownership (no secrets; see apiKeyTable.ts). */
   readonly apiKeys = new ApiKeyTable();
@@ -65,7 +65,11 @@ export class EngineState {
   constructor(
     readonly config: EngineConfig,
     readonly bookFactory: BookFactory,
+    idHashKey = 0,
   ) {
+    this.ids = new OrderIds(idHashKey);
+    this.live = this.ids.live;
+    this.done = this.ids.done;
     this.feeAccount = this.ledger.getOrCreate(config.feeAccount);
   }
 

@@ -3,6 +3,7 @@
 // close() stops taking commands, waits for the in-flight batch to become durable, writes a final snapshot
 // and closes the log.
 
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Config } from '../config/index.js';
 import type { EngineConfig } from '../engine/index.js';
@@ -51,7 +52,9 @@ export async function startEngineService(config: Config, hooks: EngineServiceHoo
   const snapshots = new SnapshotStore(join(config.dataDir, 'snapshots'));
   let recovery: RecoveryResult;
   try {
-    recovery = await recover(log, snapshots, { engineConfig: engineConfigOf(config), onProgress: hooks.onProgress });
+    // A fresh random key for the engine's order-id hash each start: traders cannot aim ids at one slot of the
+    // table (engine/orderIdHash.ts). It changes no event and no state hash.
+    recovery = await recover(log, snapshots, { engineConfig: engineConfigOf(config), idHashKey: randomBytes(4).readInt32LE(0), onProgress: hooks.onProgress });
   } catch (error) {
     await log.close();
     throw error;

@@ -32,6 +32,8 @@ export interface RecoveryResult {
 
 export interface RecoveryOptions {
   readonly engineConfig: EngineConfig;
+  /** The key of the engine's order-id hash (Engine options): random per process in the service; default 0. */
+  readonly idHashKey?: number;
   readonly onProgress?: (progress: RecoveryProgress) => void;
   /** Report progress every this many records (default 100,000). */
   readonly progressEvery?: number;
@@ -53,14 +55,14 @@ export async function recover(log: EventLog, store: SnapshotStore | undefined, o
   let engine: Engine;
   let pos = 0;
   if (snapshot !== undefined) {
-    engine = restoreSnapshot(snapshot.engine);
+    engine = restoreSnapshot(snapshot.engine, undefined, { idHashKey: options.idHashKey });
     const hash = engine.stateHash();
     if (hash !== snapshot.stateHash) {
       throw new RecoveryError(`snapshot at log position ${snapshot.pos} restores to state hash ${hash}, but ${snapshot.stateHash} was recorded with it; refusing to start`);
     }
     pos = snapshot.pos;
   } else {
-    engine = new Engine(options.engineConfig);
+    engine = new Engine(options.engineConfig, undefined, { idHashKey: options.idHashKey });
   }
   const snapshotPos = pos;
   const every = options.progressEvery ?? 100_000;

@@ -10,6 +10,7 @@ import { referenceBookFactory } from '../../engine/book/referenceBook.js';
 import { Account } from '../../engine/ledger.js';
 import { Market } from '../../engine/market.js';
 import { Order } from '../../engine/order.js';
+import { orderIdHash } from '../../engine/orderIdHash.js';
 
 const FACTORIES: [string, BookFactory][] = [['fast book', fastBookFactory], ['reference book', referenceBookFactory]];
 
@@ -17,7 +18,7 @@ function maker(book: OrderBook): (id: string, side: BookSide, price: number, siz
   const market = new Market('0xm', ['1', '2'], { tickSize: 100, minSize: 10_000, makerFeeBps: 0, takerFeeBps: 0, negRisk: false }, book);
   const account = new Account('0xa');
   return (id, side, price, size, priority) =>
-    new Order(id, account, 'k', market, 0, side === BID ? 'BUY' : 'SELL', price, side, size, 'GTC', false, 0, 0, priority, 0);
+    new Order(id, account, 'k', market, 0, side === BID ? 'BUY' : 'SELL', price, side, size, 'GTC', false, 0, 0, priority, 0, orderIdHash(id, 0));
 }
 
 for (const [name, factory] of FACTORIES) {
