@@ -50,7 +50,7 @@ export const SETTINGS = {
 
   // ClickHouse
   clickhouseMode: setting(oneOf(['embedded', 'server'] as const), 'embedded', 'embedded: chDB inside this process, data under the data directory; server: the ClickHouse server at the URL below.'),
-  projectionIntervalMs: setting(int(0, 10_000), 200, 'Least time between two projector commits into ClickHouse while the log grows; a read waiting for its own writes cuts it short. Each commit costs chDB a few ms of CPU per table whatever its size, so larger means less CPU under load but more projection lag (at 5,000 fills/s: lag p99 ~320 ms at 100, ~700 ms at 300).'),
+  projectionIntervalMs: setting(int(0, 10_000), 300, 'Least time between two projector commits into ClickHouse while the log grows; a read waiting for its own writes cuts it short. Each commit costs chDB a few ms of CPU per table whatever its size, so larger means less CPU under load but more projection lag (at 5,000 fills/s on a quiet machine: lag p99 ~380 ms at 200, ~520 ms at 300).'),
   clickhouseUrl: setting(url(), 'http://127.0.0.1:8123', 'HTTP URL of the ClickHouse server (server mode).'),
   clickhouseUser: setting(text({ placeholder: '<user>' }), 'default', 'ClickHouse user (server mode).'),
   clickhousePassword: setting(text({ minLength: 0, placeholder: '<password>' }), '', 'ClickHouse password (server mode).', { secret: true }),
