@@ -10,10 +10,10 @@ export interface LatencySummary {
   readonly maxNs: number;
 }
 
-/** Nearest-rank percentile of an ascending array, q in (0, 1]. */
+/** Nearest-rank percentile of an ascending array, q in (0, 1]; 0 for no samples. */
 function rank(sorted: Float64Array, q: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[i] as number;
+  return sorted[i] ?? 0;
 }
 
 /** Sorts `samples` in place and summarises them. */

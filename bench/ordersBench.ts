@@ -26,8 +26,8 @@
 // raw HTTP/1.1 over net sockets (so the client costs little CPU). The load is closed-loop, so the mean
 // latency is the connections over the throughput (Little's law): the default 40 connections at 5,000
 // orders/s is an 8 ms mean, leaving the tail room under the 25 ms p99 target; more connections add queueing
-// (latency) and little throughput (README, Benchmarks, has the runs at 32 to 64). Latency is send -> full 200 response, and
-// a 200 means the order's events are durable. Warm-up orders are sent first, untimed. The child's CPU over
+// (latency) and little throughput (README, Benchmarks, has the runs at 32 to 64). Latency is send -> full
+// 200 response, and a 200 means the order's events are durable. Warm-up orders are sent first, untimed. The child's CPU over
 // the window (process.cpuUsage, every thread of it) per order is reported, and BENCH_CPU_PROF=<dir> writes
 // a CPU profile of the child's main thread over the window and prints where the time goes.
 //
@@ -43,9 +43,10 @@
 // BENCH_BATCH > 1 posts the same orders as POST /orders batches of up to that many (15 at most) orders of one
 // wallet, as market makers do; latency is then per request, counted for each of its orders.
 //
-// Env: BENCH_ORDERS (40000), BENCH_WARMUP (3000), BENCH_WALLETS (200), BENCH_CONCURRENCY (40), BENCH_BATCH (1), BENCH_MARKETS
-// (2), BENCH_HEADER_EDGE (the service's default), BENCH_CPU_PROF (unset), BENCH_HEAP_SNAPSHOT (unset), BENCH_ALLOC_PROF (unset), BENCH_CHILD_STDOUT (unset), BENCH_RECOVER_SAMPLE (512),
-// BENCH_RECOVER_SECONDS (1 per measurement, 3 rounds), BENCH_SEED (6).
+// Env: BENCH_ORDERS (40000), BENCH_WARMUP (3000), BENCH_WALLETS (200), BENCH_CONCURRENCY (40), BENCH_BATCH (1),
+// BENCH_MARKETS (2), BENCH_HEADER_EDGE (the service's default), BENCH_CPU_PROF, BENCH_ALLOC_PROF and
+// BENCH_HEAP_SNAPSHOT (directories; unset: none), BENCH_CHILD_STDOUT (a file; unset: none),
+// BENCH_RECOVER_SAMPLE (512), BENCH_RECOVER_SECONDS (1 per measurement, 3 rounds), BENCH_SEED (6).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
@@ -77,6 +78,13 @@ const ALLOC_DIR = process.env.BENCH_ALLOC_PROF;
 /** BENCH_HEAP_SNAPSHOT=<dir>: a heap snapshot of the server's main thread once the window has settled. */
 const HEAP_DIR = process.env.BENCH_HEAP_SNAPSHOT;
 const SEED = Number(process.env.BENCH_SEED ?? 6);
+
+/** A new file in `dir` (created if missing) for one of the server's profiles or snapshots; none without a dir. */
+function outputFile(dir: string | undefined, extension: string): string | undefined {
+  if (dir === undefined) return undefined;
+  mkdirSync(dir, { recursive: true });
+  return resolve(dir, `orders-server-${new Date().toISOString().replace(/[:.]/g, '-')}.${extension}`);
+}
 /** V8 flags of the server: scripts/node-flags, as `npm start` runs the service; BENCH_NODE_FLAGS replaces them. */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? readFileSync(fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../scripts/node-flags' : '../../scripts/node-flags', import.meta.url)), 'utf8')).split(/\s+/).filter((f) => f !== '');
 const TARGET = { ordersPerSec: 5_000, p99Ms: 25, recoverSpeedup: 20 };
@@ -477,11 +485,9 @@ async function main(): Promise<void> {
     const warmResult = await post(connections, warmRequests);
     const settleWarm = await server.ask<{ ms: number }>({ op: 'settle' });
 
-    if (PROFILE_DIR !== undefined) mkdirSync(PROFILE_DIR, { recursive: true });
-    const profileFile = PROFILE_DIR === undefined ? undefined : resolve(PROFILE_DIR, `orders-server-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+    const profileFile = outputFile(PROFILE_DIR, 'cpuprofile');
     if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'start' });
-    if (ALLOC_DIR !== undefined) mkdirSync(ALLOC_DIR, { recursive: true });
-    const allocFile = ALLOC_DIR === undefined ? undefined : resolve(ALLOC_DIR, `orders-server-${new Date().toISOString().replace(/[:.]/g, '-')}.heapprofile`);
+    const allocFile = outputFile(ALLOC_DIR, 'heapprofile');
     if (allocFile !== undefined) await server.ask({ op: 'allocations', action: 'start' });
     const before = await server.ask<CpuAnswer>({ op: 'cpu' });
     const load = loadavg().map((x) => Number(x.toFixed(2)));
@@ -491,11 +497,8 @@ async function main(): Promise<void> {
     if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'stop', file: profileFile });
     if (allocFile !== undefined) console.log(`allocation profile of the server over the window: ${(await server.ask<{ file: string }>({ op: 'allocations', action: 'stop', file: allocFile })).file}`);
     const settle = await server.ask<{ ms: number; logPos: number }>({ op: 'settle' });
-    if (HEAP_DIR !== undefined) {
-      mkdirSync(HEAP_DIR, { recursive: true });
-      const { file } = await server.ask<{ file: string }>({ op: 'heap', file: resolve(HEAP_DIR, `orders-server-${new Date().toISOString().replace(/[:.]/g, '-')}.heapsnapshot`) });
-      console.log(`heap snapshot of the server after the window: ${file}`);
-    }
+    const heapFile = outputFile(HEAP_DIR, 'heapsnapshot');
+    if (heapFile !== undefined) console.log(`heap snapshot of the server after the window: ${(await server.ask<{ file: string }>({ op: 'heap', file: heapFile })).file}`);
     for (const c of connections) c.close();
     await server.stop();
 

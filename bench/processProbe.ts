@@ -34,18 +34,28 @@ export function threadCpuMs(): Record<string, number> {
   return out;
 }
 
+/** One inspector session for both profilers (they may run at once), opened on first use. */
 let session: Session | undefined;
 
 function post<T>(method: string, params: object = {}): Promise<T> {
+  if (session === undefined) {
+    session = new Session();
+    session.connect();
+  }
+  const open = session;
   return new Promise((resolve, reject) => {
-    session?.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T)));
+    open.post(method, params, (error, result) => (error ? reject(error) : resolve(result as T)));
   });
+}
+
+/** Writes a stopped profiler's profile to `file`, when given. */
+function keep(profile: object, file: string | undefined): { file?: string } {
+  if (file !== undefined) writeFileSync(file, JSON.stringify(profile));
+  return { file };
 }
 
 /** Starts the main thread's CPU profiler, sampling every millisecond (finer sampling slows the server). */
 export async function startCpuProfile(): Promise<void> {
-  session = new Session();
-  session.connect();
   await post('Profiler.enable');
   await post('Profiler.setSamplingInterval', { interval: 1000 });
   await post('Profiler.start');
@@ -53,11 +63,7 @@ export async function startCpuProfile(): Promise<void> {
 
 /** Stops the profiler and writes the profile to `file`, when given. */
 export async function stopCpuProfile(file: string | undefined): Promise<{ file?: string }> {
-  const { profile } = await post<{ profile: object }>('Profiler.stop');
-  session?.disconnect();
-  session = undefined;
-  if (file !== undefined) writeFileSync(file, JSON.stringify(profile));
-  return { file };
+  return keep((await post<{ profile: object }>('Profiler.stop')).profile, file);
 }
 
 /**
@@ -66,17 +72,11 @@ export async function stopCpuProfile(file: string | undefined): Promise<{ file?:
  * allocation volume comes from, which is what young-generation collections cost.
  */
 export async function startAllocationProfile(intervalBytes = 16_384): Promise<void> {
-  session = new Session();
-  session.connect();
   await post('HeapProfiler.enable');
   await post('HeapProfiler.startSampling', { samplingInterval: intervalBytes, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
 }
 
 /** Stops the sampling heap profiler and writes its profile (a .heapprofile) to `file`, when given. */
 export async function stopAllocationProfile(file: string | undefined): Promise<{ file?: string }> {
-  const { profile } = await post<{ profile: object }>('HeapProfiler.stopSampling');
-  session?.disconnect();
-  session = undefined;
-  if (file !== undefined) writeFileSync(file, JSON.stringify(profile));
-  return { file };
+  return keep((await post<{ profile: object }>('HeapProfiler.stopSampling')).profile, file);
 }

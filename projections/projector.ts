@@ -33,7 +33,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { EventLog, LogRecord } from '../log/eventLog.js';
 import { insertText, insertTogether, insertsTogether, type TextInsert } from '../storage/bulkInsert.js';
 import { applyMigrations } from '../storage/migrations.js';
-import { PROJECTION_MIGRATIONS, PROJECTED_TABLES } from './schema.js';
+import { PROJECTION_MIGRATIONS, PROJECTED_TABLES, type ProjectedTable } from './schema.js';
 import { COLUMNS } from './columns.js';
 import { RowSink } from './rows.js';
 import { hasPending, progressInsert, readProgress, refusePendingFromVersion1, writeProgress } from './progress.js';
@@ -151,10 +151,15 @@ export class Projector {
     return Math.max(0, this.log.lastPos - this.progressPos);
   }
 
-  private async insert(table: string, columns: readonly string[], body: readonly Uint8Array[], rows: number, token: string): Promise<void> {
-    const t0 = performance.now();
-    await insertText(this.ch, { table: `${this.db}.${table}`, columns, body, token });
-    this.options.onInsert?.(table, rows, performance.now() - t0);
+  /** A batch's insert into each table it has rows for, in PROJECTED_TABLES order, with their tokens. */
+  private tableInserts({ from, to, rows: out }: Batch): { table: ProjectedTable; rows: number; insert: TextInsert }[] {
+    const inserts: { table: ProjectedTable; rows: number; insert: TextInsert }[] = [];
+    for (const table of PROJECTED_TABLES) {
+      const rows = out.rows(table);
+      if (rows === 0) continue;
+      inserts.push({ table, rows, insert: { table: `${this.db}.${table}`, columns: COLUMNS[table], body: out.body(table), token: `${this.name}:${table}:${from}-${to}` } });
+    }
+    return inserts;
   }
 
   private async progressRow(pos: number, pendingFrom: number, pendingTo: number, version: number): Promise<void> {
@@ -256,32 +261,27 @@ export class Projector {
   }
 
   /** Steps 1 and 2 of a commit as one call (embedded); returns the table rows sent. */
-  private async commitInOneCall({ from, to, rows: out }: Batch): Promise<number> {
-    const inserts: TextInsert[] = [];
-    let rows = 0;
-    for (const table of PROJECTED_TABLES) {
-      const n = out.rows(table);
-      if (n === 0) continue;
-      rows += n;
-      inserts.push({ table: `${this.db}.${table}`, columns: COLUMNS[table], body: out.body(table), token: `${this.name}:${table}:${from}-${to}` });
-    }
+  private async commitInOneCall(batch: Batch): Promise<number> {
+    const { from, to } = batch;
+    const inserts = this.tableInserts(batch);
+    const rows = inserts.reduce((n, i) => n + i.rows, 0);
     const t0 = performance.now();
-    await insertTogether(this.ch, [progressInsert(this.db, this.name, { pos: this.progressPos, pendingFrom: from, pendingTo: to }, 2 * from)], inserts);
+    await insertTogether(this.ch, [progressInsert(this.db, this.name, { pos: this.progressPos, pendingFrom: from, pendingTo: to }, 2 * from)], inserts.map((i) => i.insert));
     this.options.onInsert?.('commit', rows + 1, performance.now() - t0);
     return rows;
   }
 
   /** Steps 1 and 2 of a commit, one insert per call (server); returns the table rows sent. */
-  private async commitInsertByInsert({ from, to, rows: out }: Batch): Promise<number> {
-    await this.progressRow(this.progressPos, from, to, 2 * from);
-    let rows = 0;
-    for (const table of PROJECTED_TABLES) {
-      const n = out.rows(table);
-      if (n === 0) continue;
-      rows += n;
-      await this.insert(table, COLUMNS[table], out.body(table), n, `${this.name}:${table}:${from}-${to}`);
+  private async commitInsertByInsert(batch: Batch): Promise<number> {
+    await this.progressRow(this.progressPos, batch.from, batch.to, 2 * batch.from);
+    let sent = 0;
+    for (const { table, rows, insert } of this.tableInserts(batch)) {
+      const t0 = performance.now();
+      await insertText(this.ch, insert);
+      this.options.onInsert?.(table, rows, performance.now() - t0);
+      sent += rows;
     }
-    return rows;
+    return sent;
   }
 
   /**

@@ -12,8 +12,8 @@
 //
 // Several inserts in one call (embedded only, insertTogether()): each chDB call has a fixed CPU cost whatever
 // its size (2-3 ms measured here), and chDB runs the statements of one call one after another, so a projector
-// commit of a progress record and seven tables is one call instead of eight. A server takes one statement per HTTP request, so
-// the server path stays one insert per call.
+// commit of a progress record and seven tables is one call instead of eight. A server takes one statement
+// per HTTP request, so the server path stays one insert per call.
 //
 // Contract: `body` is complete TabSeparated rows (each ending in '\n', fields escaped with ClickHouse's
 // Escaped rules, see projections/tsv.ts) in the order of `columns`, as UTF-8 chunks (storage/textChunks.ts);
@@ -130,24 +130,17 @@ function fileInsert(insert: TextInsert, path: string): string {
 export async function insertText(ch: ClickHouseClient, insert: TextInsert): Promise<void> {
   if (isEmpty(insert)) return;
   checkNames(insert.table, insert.columns);
-  const spool = spoolDirOf(ch);
-  if (spool === undefined) {
-    await ch.insert({
-      table: insert.table,
-      columns: [...insert.columns] as [string, ...string[]],
-      values: Readable.from(insert.body, { objectMode: false }),
-      format: 'TabSeparated',
-      clickhouse_settings: { insert_deduplication_token: insert.token },
-    });
+  if (insertsTogether(ch)) {
+    await insertTogether(ch, [], [insert]);
     return;
   }
-  const path = join(spool, `${randomUUID()}.tsv`);
-  writeChunks(path, insert.body);
-  try {
-    await ch.command({ query: fileInsert(insert, path) });
-  } finally {
-    rmSync(path, { force: true });
-  }
+  await ch.insert({
+    table: insert.table,
+    columns: [...insert.columns] as [string, ...string[]],
+    values: Readable.from(insert.body, { objectMode: false }),
+    format: 'TabSeparated',
+    clickhouse_settings: { insert_deduplication_token: insert.token },
+  });
 }
 
 /**

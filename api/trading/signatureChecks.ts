@@ -4,8 +4,8 @@
 // batch, and the requests that arrived together): one buffer of packed jobs (signatureCheck.ts), moved
 // without copying, and each answer resolves its request. A worker holds at most MAX_IN_FLIGHT batches: one
 // it works on and one queued behind it, so it never waits for this thread, and under load the batches grow
-// instead of the messages multiplying (each message costs this thread ~10 µs however small). With no workers they run inline on the same
-// packed form. Both give the verdicts of the reference checkOne (test/trading/signatureChecks.test.ts).
+// instead of the messages multiplying (each message costs this thread ~10 µs however small). With no
+// workers they run inline on the same packed form. Both give the verdicts of the reference checkOne (test/trading/signatureChecks.test.ts).
 //
 // A worker that fails is replaced; the checks it held are rejected (their requests answer 500 and nothing
 // reaches the engine).
@@ -91,7 +91,7 @@ export class WorkerSignatureChecker implements SignatureChecker {
       slot.batches.delete(m.batch);
       waiting?.resolve(m);
       // Checks that waited for a free worker go now, as one batch.
-      if (this.pending.length > 0 && !this.scheduled) this.flush();
+      if (!this.scheduled) this.flush();
     });
     const fail = (error: Error): void => {
       for (const waiting of slot.batches.values()) waiting.reject(error);
@@ -100,10 +100,7 @@ export class WorkerSignatureChecker implements SignatureChecker {
         const index = this.slots.indexOf(slot);
         if (index >= 0) this.slots[index] = this.spawn();
         // Checks waiting for a free worker go to the new one.
-        if (this.pending.length > 0 && !this.scheduled) {
-          this.scheduled = true;
-          setImmediate(() => this.flush());
-        }
+        if (this.pending.length > 0) this.schedule();
       }
     };
     slot.worker.on('error', fail);
@@ -117,11 +114,15 @@ export class WorkerSignatureChecker implements SignatureChecker {
     if (this.closed) return Promise.reject(new Error('the signature checker is closed'));
     return new Promise((resolve, reject) => {
       this.pending.push({ job: { order, negRisk }, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
+  }
+
+  /** Flushes the waiting checks on the next turn of the event loop, once however many ask. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
   }
 
   /** Batches sent to workers so far (each one message). */
@@ -148,7 +149,6 @@ export class WorkerSignatureChecker implements SignatureChecker {
     if (slot === undefined) return;
     const items = this.pending;
     this.pending = [];
-    if (items.length === 0) return;
     // Buffer.alloc: zeroed (prepareCheck needs it) and never a slice of the shared pool, so its
     // ArrayBuffer can be moved to the worker.
     const jobs = Buffer.alloc(items.length * JOB_BYTES);

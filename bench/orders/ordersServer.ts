@@ -23,6 +23,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { pino } from 'pino';
 import { parseConfig } from '../../config/index.js';
 import { startService } from '../../server/service.js';
+import { summarise } from '../latency.js';
 import { startAllocationProfile, startCpuProfile, stopAllocationProfile, stopCpuProfile, threadCpuMs } from '../processProbe.js';
 
 interface Message {
@@ -56,7 +57,7 @@ const markets = [...host.engine.markets()]
 if (markets.length === 0) throw new Error('the demo catalog lists no active standard market with tick 0.01 and min size <= 5');
 
 // Group commit as the host sees it: appends (one fsync each), records per append, time per append.
-const appendStats = { appends: 0, records: 0, ms: 0, maxMs: 0, p90Ms: 0, p99Ms: 0 };
+const appendStats = { appends: 0, records: 0, ms: 0, maxMs: 0 };
 /** Each append's ms since the last 'cpu' report. */
 let appendTimes: number[] = [];
 const log = host.log;
@@ -86,17 +87,17 @@ let gcByKind: Record<string, number> = {};
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     gcPauses.push(entry.duration);
-    const kind = String(((entry as unknown as { detail?: { kind?: number } }).detail)?.kind ?? "?");
+    const kind = String((entry as unknown as { detail?: { kind?: number } }).detail?.kind ?? '?');
     gcByKind[kind] = (gcByKind[kind] ?? 0) + entry.duration;
   }
 }).observe({ entryTypes: ['gc'] });
+/** The GC pauses since the last call (summarise's figures are in its samples' unit: ms here). */
 function gcSummary(): { count: number; totalMs: number; p99Ms: number; maxMs: number; msByKind: Record<string, number> } {
-  const sorted = gcPauses.sort((a, b) => a - b);
+  const pauses = summarise(Float64Array.from(gcPauses));
   const msByKind = gcByKind;
   gcPauses = [];
   gcByKind = {};
-  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  return { count: sorted.length, totalMs: sorted.reduce((a, b) => a + b, 0), p99Ms: at(0.99), maxMs: sorted[sorted.length - 1] ?? 0, msByKind };
+  return { count: pauses.count, totalMs: pauses.meanNs * pauses.count, p99Ms: pauses.p99Ns, maxMs: pauses.maxNs, msByKind };
 }
 async function handle(m: Message): Promise<object> {
   switch (m.op) {
@@ -104,9 +105,8 @@ async function handle(m: Message): Promise<object> {
       const excess = (ns: number): number => Math.max(0, ns / 1e6 - LOOP_RESOLUTION_MS);
       const delay = { p50Ms: excess(loopDelay.percentile(50)), p99Ms: excess(loopDelay.percentile(99)), maxMs: excess(loopDelay.max) };
       loopDelay.reset();
-      const sortedAppends = appendTimes.sort((a, b) => a - b);
-      const appendAt = (q: number): number => sortedAppends[Math.min(sortedAppends.length - 1, Math.floor(q * sortedAppends.length))] ?? 0;
-      const appends = { ...appendStats, p90Ms: appendAt(0.9), p99Ms: appendAt(0.99) };
+      const appendMs = summarise(Float64Array.from(appendTimes));
+      const appends = { ...appendStats, p90Ms: appendMs.p90Ns, p99Ms: appendMs.p99Ns };
       appendStats.maxMs = 0;
       appendTimes = [];
       return { threads: threadCpuMs(), appends, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };

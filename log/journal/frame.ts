@@ -11,13 +11,12 @@ export function frameSize(payloadLength: number): number {
 }
 
 /**
- * Writes one frame at `offset` of `out` whose payload `writePayload` puts in place (it gets the payload's
- * offset and returns where the payload ends), so the payload is not built elsewhere and copied; returns the
- * offset after the frame. The position bytes and the payload are contiguous, so one checksum call covers both.
+ * Completes the frame at `offset` of `out` whose payload the caller has already written in place, from
+ * `offset + FRAME_HEADER` to `end` (so it is not built elsewhere and copied): writes the header and returns
+ * `end`. The position bytes and the payload are contiguous, so one checksum call covers both.
  */
-export function writeFrameInPlace(out: Buffer, offset: number, pos: number, writePayload: (payloadOffset: number) => number): number {
+export function sealFrame(out: Buffer, offset: number, pos: number, end: number): number {
   out.writeDoubleBE(pos, offset + 8);
-  const end = writePayload(offset + FRAME_HEADER);
   out.writeUInt32BE(end - offset - FRAME_HEADER, offset);
   out.writeUInt32BE(crc32(out.subarray(offset + 8, end)), offset + 4);
   return end;

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import type { EventLog, LogRecord } from '../eventLog.js';
 import { FatalLogError, LogCorruptError } from '../eventLog.js';
 import { decodeRecord, recordText, writeRecord } from '../recordCodec.js';
-import { FRAME_HEADER, allZero, readFrame, writeFrameInPlace } from './frame.js';
+import { FRAME_HEADER, allZero, readFrame, sealFrame } from './frame.js';
 import { readSegmentRecords, type EncodedRecord } from './segmentReader.js';
 import { listSegments, segmentName, type Segment } from './segments.js';
 import { lockJournal } from './journalLock.js';
@@ -158,7 +158,7 @@ export class Journal implements EventLog {
     const segmentFirst = (this.segments[this.segments.length - 1] as Segment).firstPos;
     for (const text of texts) {
       this.noteOffset(segmentFirst, text.pos, this.size + offset);
-      offset = writeFrameInPlace(out, offset, text.pos, (at) => writeRecord(out, at, text));
+      offset = sealFrame(out, offset, text.pos, writeRecord(out, offset + FRAME_HEADER, text));
     }
     try {
       let written = 0;
