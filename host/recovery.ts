@@ -4,7 +4,7 @@
 // follows the original path). Progress is reported on long logs.
 
 import { Engine, restoreSnapshot, type EngineConfig } from '../engine/index.js';
-import type { EventLog } from '../log/eventLog.js';
+import { hasEncodedReads, type EventLog } from '../log/eventLog.js';
 import { decodeCommand } from '../log/recordCodec.js';
 import { Journal } from '../log/journal/journal.js';
 import { PipelineUnavailableError, pipelinedCommands } from './replayPipeline.js';
@@ -41,10 +41,6 @@ export interface RecoveryOptions {
   readonly now?: () => number;
   /** Replay a journal with a reader thread (default true); false reads and applies on this thread. */
   readonly pipelined?: boolean;
-}
-
-function hasEncodedReads(log: EventLog): log is EventLog & Pick<Journal, 'readEncoded'> {
-  return typeof (log as Partial<Journal>).readEncoded === 'function';
 }
 
 export async function recover(log: EventLog, store: SnapshotStore | undefined, options: RecoveryOptions): Promise<RecoveryResult> {

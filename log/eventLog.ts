@@ -21,6 +21,15 @@ export interface LogRecord {
   readonly events: readonly EngineEvent[];
 }
 
+/** What the projections read of a record: its position and events (the command is not decoded). */
+export type EventsRecord = Pick<LogRecord, 'pos' | 'events'>;
+
+/** A record as a log stores it: its position and its encoded bytes (recordCodec.ts). */
+export interface EncodedRecord {
+  readonly pos: number;
+  readonly bytes: Buffer;
+}
+
 export interface EventLog {
   /** Last durable position (0 for an empty log). */
   readonly lastPos: number;
@@ -31,6 +40,16 @@ export interface EventLog {
   /** Records from `from` on, waiting for new ones, until `signal` aborts. */
   follow(from: number, signal: AbortSignal): AsyncIterable<LogRecord>;
   close(): Promise<void>;
+}
+
+/** A log that also hands out its records still encoded (the journal and Kafka do). */
+export interface EncodedReads {
+  /** Like read(), without decoding: a reader decodes only what it needs (recordCodec.ts). */
+  readEncoded(from: number): AsyncIterable<EncodedRecord>;
+}
+
+export function hasEncodedReads(log: EventLog): log is EventLog & EncodedReads {
+  return typeof (log as Partial<EncodedReads>).readEncoded === 'function';
 }
 
 /** An append that cannot succeed by retrying (fenced writer, corrupt storage, closed log). */

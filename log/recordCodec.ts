@@ -9,7 +9,7 @@
 // encoded records live in test/golden/records-v1.hex; a record of any other version is refused by name.
 
 import type { Command, EngineEvent } from '../engine/index.js';
-import type { LogRecord } from './eventLog.js';
+import type { EventsRecord, LogRecord } from './eventLog.js';
 
 export const RECORD_VERSION = 1;
 const HEADER = 1 + 8 + 4;
@@ -80,6 +80,16 @@ export function decodeRecord(bytes: Uint8Array): LogRecord {
     command: JSON.parse(buf.toString('utf8', HEADER, HEADER + length)) as Command,
     events: JSON.parse(buf.toString('utf8', HEADER + length)) as EngineEvent[],
   };
+}
+
+/**
+ * Position and events only: what the projections need. Skipping the command's JSON spares a quarter of a
+ * fill's decoding (a record's command is about 450 bytes).
+ */
+export function decodeEvents(bytes: Uint8Array): EventsRecord {
+  const buf = checkHeader(bytes);
+  const length = buf.readUInt32BE(9);
+  return { pos: buf.readDoubleBE(1), events: JSON.parse(buf.toString('utf8', HEADER + length)) as EngineEvent[] };
 }
 
 /** The position of an encoded record, without parsing it. */

@@ -4,18 +4,14 @@
 
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { LogCorruptError } from '../eventLog.js';
+import { LogCorruptError, type EncodedRecord } from '../eventLog.js';
 import { FRAME_HEADER, readFrame } from './frame.js';
 import type { Segment } from './segments.js';
 
 /** Bytes read from a segment at a time. */
 export const READ_CHUNK = 4 << 20;
 
-/** A raw record: its position and its encoded bytes (see recordCodec.ts). */
-export interface EncodedRecord {
-  readonly pos: number;
-  readonly bytes: Buffer;
-}
+export type { EncodedRecord } from '../eventLog.js';
 
 export interface SegmentReadPlan {
   readonly segments: readonly Segment[];

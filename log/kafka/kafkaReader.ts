@@ -10,7 +10,7 @@
 // Positions must follow each other without gaps: a record after a missing position is LogCorruptError.
 
 import type { Admin, Kafka } from 'kafkajs';
-import type { LogRecord } from '../eventLog.js';
+import type { EncodedRecord, LogRecord } from '../eventLog.js';
 import { LogCorruptError } from '../eventLog.js';
 import { UnknownRecordVersionError, decodeRecord, positionOf } from '../recordCodec.js';
 import { topicBounds } from './kafkaTopic.js';
@@ -63,11 +63,7 @@ async function closeStream(source: ReadSource, stream: PartitionStream): Promise
 /** Thrown inside readRecords when a start offset from the index turned out to be past `from`. */
 class BadStart extends Error {}
 
-/** A record as the log stores it: its position and its encoded bytes (recordCodec.ts). */
-export interface EncodedRecord {
-  readonly pos: number;
-  readonly bytes: Buffer;
-}
+export type { EncodedRecord } from '../eventLog.js';
 
 /** Records from `from` on, decoded. */
 export function readRecords(source: ReadSource, from: number, mode: ReadMode): AsyncGenerator<LogRecord> {

@@ -4,7 +4,7 @@
 // (projections/schema.ts, migration 2). Stateless: each row comes from one event and what the orders
 // builder tells of the fill's two orders.
 
-import type { LogRecord } from '../../log/eventLog.js';
+import type { EventsRecord } from '../../log/eventLog.js';
 import type { FillSide, TradeExecuted } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
 import { text, time } from '../tsv.js';
@@ -27,7 +27,7 @@ function ledgerLine(pos: number, seq: number, ms: number, account: string, kind:
  * `fillOrders` holds, for the record's TradeExecuted events in order, their orders as the orders builder
  * left them right after each fill (OrdersBuilder.apply fills it for the same record).
  */
-export function projectFills(record: LogRecord, out: RowSink, fillOrders: readonly FillOrders[]): void {
+export function projectFills(record: EventsRecord, out: RowSink, fillOrders: readonly FillOrders[]): void {
   let bucket = 0;
   for (const e of record.events) {
     switch (e.type) {

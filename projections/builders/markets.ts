@@ -1,7 +1,7 @@
 // Engine markets as the log states them: listing, parameter changes, status changes and resolution. Keeps
 // every market in memory (the positions and price-history builders need token → market and resolution).
 
-import type { LogRecord } from '../../log/eventLog.js';
+import type { EventsRecord } from '../../log/eventLog.js';
 import type { MarketParams, Outcome } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
 import { bool, text, time } from '../tsv.js';
@@ -27,7 +27,7 @@ export class MarketsBuilder {
     this.byToken.set(m.tokens[1], { market: m, outcome: 1 });
   }
 
-  apply(record: LogRecord, out: RowSink): void {
+  apply(record: EventsRecord, out: RowSink): void {
     // Created on the first market event: most records have none.
     let touched: Set<MarketState> | undefined;
     for (const e of record.events) {

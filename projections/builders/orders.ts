@@ -8,7 +8,7 @@
 // killed); CANCELED, EXPIRED, CANCELED_MARKET_RESOLVED. An order rests only after its own command has
 // matched it: a GTC/GTD taker with quantity left joins the book at the end of its record.
 
-import type { LogRecord } from '../../log/eventLog.js';
+import type { EventsRecord } from '../../log/eventLog.js';
 import type { OrderType, Outcome, Side } from '../../engine/index.js';
 import { PRICE_ONE } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
@@ -124,7 +124,7 @@ export class OrdersBuilder {
    * before). `fills` is emptied, then given one entry per TradeExecuted of the record, in order (what
    * projectFills writes of the fill's orders).
    */
-  apply(record: LogRecord, out: RowSink, fills: FillOrders[]): ReadonlySet<string> {
+  apply(record: EventsRecord, out: RowSink, fills: FillOrders[]): ReadonlySet<string> {
     fills.length = 0;
     const touched = this.touched;
     touched.clear();

@@ -7,7 +7,7 @@
 // merge or redemption removes cost pro rata. Split and merge count as a trade at 0.5 on each side (one unit
 // of collateral for one of each outcome). Fees collected by the fee account enter it at zero cost.
 
-import type { LogRecord } from '../../log/eventLog.js';
+import type { EventsRecord } from '../../log/eventLog.js';
 import type { FillSide, Outcome } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
 import { text, time } from '../tsv.js';
@@ -92,7 +92,7 @@ export class PositionsBuilder {
     }
   }
 
-  apply(record: LogRecord): void {
+  apply(record: EventsRecord): void {
     const version = record.pos;
     for (const e of record.events) {
       switch (e.type) {

@@ -3,7 +3,7 @@
 // values forward over quiet minutes). Outcome 1's prices are the mirror of outcome 0's. Within a batch a
 // later record in the same minute replaces the row; across batches the higher version (log position) wins.
 
-import type { LogRecord } from '../../log/eventLog.js';
+import type { EventsRecord } from '../../log/eventLog.js';
 import { PRICE_ONE } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
 import { minute, nullableInt, text } from '../tsv.js';
@@ -26,7 +26,7 @@ export class PriceHistoryBuilder {
     private readonly orders: OrdersBuilder,
   ) {}
 
-  apply(record: LogRecord, touched: ReadonlySet<string>): void {
+  apply(record: EventsRecord, touched: ReadonlySet<string>): void {
     let time = 0;
     for (const e of record.events) {
       time = e.time;
