@@ -62,8 +62,10 @@ function bookTerms(o: OpenOrder): { bid: boolean; price: number } {
 export class OrdersBuilder {
   readonly open = new Map<string, OpenOrder>();
   /**
-   * Orders changed in the current batch, with the position of their last change; their row is written at
-   * flush, from the order as it then stands (its state after that change: nothing changed it since).
+   * Open orders changed in the current batch, with the position of their last change; their row is written
+   * at flush, from the order as it then stands (its state after that change: nothing changed it since). A
+   * finished order's row is written at once instead: nothing can change it any more, and holding it (its
+   * strings included) to the end of the batch would carry it through the young generation's collections.
    */
   private pending = new Map<string, { order: OpenOrder; version: number }>();
   private readonly books = new Map<string, Levels>();
@@ -129,7 +131,7 @@ export class OrdersBuilder {
     const touched = this.touched;
     touched.clear();
     const pos = record.pos;
-    const changed = (o: OpenOrder): void => this.changed(o, pos);
+    const changed = (o: OpenOrder): void => this.changed(o, pos, out);
     const history = (o: { id: string; account: string }, seq: number, ms: number, kind: string, remaining: number, detail = ''): void =>
       out.add('order_events', `${text(o.id)}\t${pos}\t${seq}\t${time(ms)}\t${kind}\t${text(o.account)}\t${remaining}\t\t${text(detail)}\n`);
     let taker: OpenOrder | undefined;
@@ -190,8 +192,16 @@ export class OrdersBuilder {
     return touched;
   }
 
-  /** Marks an order changed at log position `pos`. */
-  private changed(o: OpenOrder, pos: number): void {
+  /**
+   * Marks an order changed at log position `pos`: an open one is written at flush, a finished one now (every
+   * change that finishes an order is followed by this call, and no change follows it).
+   */
+  private changed(o: OpenOrder, pos: number, out: RowSink): void {
+    if (o.status !== 'LIVE') {
+      this.pending.delete(o.id);
+      writeOrder(out, o, pos);
+      return;
+    }
     const p = this.pending.get(o.id);
     if (p === undefined) this.pending.set(o.id, { order: o, version: pos });
     else p.version = pos;
@@ -209,15 +219,21 @@ export class OrdersBuilder {
     return o;
   }
 
-  /** Moves the batch's order rows into `out`: each changed order once, as it stands at the end of the batch. */
+  /**
+   * Moves the batch's remaining order rows into `out`: each open order changed in the batch once, as it
+   * stands at the end of the batch (finished ones were written when they finished).
+   */
   flush(out: RowSink): void {
-    for (const { order: o, version } of this.pending.values()) {
-      out.add(
-        'orders',
-        `${text(o.id)}\t${text(o.account)}\t${text(o.owner)}\t${text(o.conditionId)}\t${text(o.tokenId)}\t${o.outcome}\t${o.side}\t${o.price}\t${o.size}\t${o.matched}\t${o.status}\t` +
-          `${o.orderType}\t${bool(o.postOnly)}\t${o.expiration}\t${o.makerAmount}\t${o.takerAmount}\t${textArray(o.trades)}\t${text(o.builder)}\t${time(o.createdAt)}\t${time(o.updatedAt)}\t${version}\n`,
-      );
-    }
+    for (const { order, version } of this.pending.values()) writeOrder(out, order, version);
     this.pending = new Map();
   }
+}
+
+/** An `orders` row: the order as it stands, versioned by the log position of its last change. */
+function writeOrder(out: RowSink, o: OpenOrder, version: number): void {
+  out.add(
+    'orders',
+    `${text(o.id)}\t${text(o.account)}\t${text(o.owner)}\t${text(o.conditionId)}\t${text(o.tokenId)}\t${o.outcome}\t${o.side}\t${o.price}\t${o.size}\t${o.matched}\t${o.status}\t` +
+      `${o.orderType}\t${bool(o.postOnly)}\t${o.expiration}\t${o.makerAmount}\t${o.takerAmount}\t${textArray(o.trades)}\t${text(o.builder)}\t${time(o.createdAt)}\t${time(o.updatedAt)}\t${version}\n`,
+  );
 }
