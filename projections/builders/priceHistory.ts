@@ -15,11 +15,22 @@ function mirror(p: number | null): number | null {
   return p === null ? null : PRICE_ONE - p;
 }
 
+interface PriceRow {
+  readonly tokenId: string;
+  readonly minuteMs: number;
+  last: number | null;
+  mid: number | null;
+  version: number;
+}
+
 export class PriceHistoryBuilder {
   /** Last trade per market, outcome 0's price. */
   readonly lastTrade = new Map<string, number>();
-  /** The batch's rows by token and minute (start of the minute, ms): a later record replaces the row. */
-  private pending = new Map<string, { tokenId: string; minuteMs: number; last: number | null; mid: number | null; version: number }>();
+  /**
+   * The batch's rows by token, then minute (start of the minute, ms): a later record in the same minute
+   * updates the row. Two maps rather than one keyed by token and minute: no key string built per record.
+   */
+  private pending = new Map<string, Map<number, PriceRow>>();
 
   constructor(
     private readonly markets: MarketsBuilder,
@@ -40,14 +51,30 @@ export class PriceHistoryBuilder {
       const last = this.lastTrade.get(conditionId) ?? null;
       const minuteMs = time - (time % 60_000);
       const [token0, token1] = m.tokens;
-      this.pending.set(`${token0}|${minuteMs}`, { tokenId: token0, minuteMs, last, mid, version: record.pos });
-      this.pending.set(`${token1}|${minuteMs}`, { tokenId: token1, minuteMs, last: mirror(last), mid: mirror(mid), version: record.pos });
+      this.put(token0, minuteMs, last, mid, record.pos);
+      this.put(token1, minuteMs, mirror(last), mirror(mid), record.pos);
     }
+  }
+
+  private put(tokenId: string, minuteMs: number, last: number | null, mid: number | null, version: number): void {
+    let minutes = this.pending.get(tokenId);
+    if (minutes === undefined) {
+      minutes = new Map();
+      this.pending.set(tokenId, minutes);
+    }
+    const row = minutes.get(minuteMs);
+    if (row === undefined) {
+      minutes.set(minuteMs, { tokenId, minuteMs, last, mid, version });
+      return;
+    }
+    row.last = last;
+    row.mid = mid;
+    row.version = version;
   }
 
   /** Moves the rows of the batch into `out`. */
   flush(out: RowSink): void {
-    for (const r of this.pending.values()) out.add('price_history', `${text(r.tokenId)}\t${minute(r.minuteMs)}\t${nullableInt(r.last)}\t${nullableInt(r.mid)}\t${r.version}\n`);
+    for (const minutes of this.pending.values()) for (const r of minutes.values()) out.add('price_history', `${text(r.tokenId)}\t${minute(r.minuteMs)}\t${nullableInt(r.last)}\t${nullableInt(r.mid)}\t${r.version}\n`);
     this.pending = new Map();
   }
 }
