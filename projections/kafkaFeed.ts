@@ -4,8 +4,8 @@
 // is ahead of that progress (a new or restored ClickHouse), the gap is first read through the log itself.
 
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
-import type { EventLog, LogRecord } from '../log/eventLog.js';
-import { decodeRecord } from '../log/recordCodec.js';
+import type { EventLog, EventsRecord } from '../log/eventLog.js';
+import { decodeEvents } from '../log/recordCodec.js';
 import type { Projector } from './projector.js';
 
 export interface KafkaFeedOptions {
@@ -37,10 +37,10 @@ export class KafkaProjectionFeed {
     await consumer.run({
       autoCommit: false,
       eachBatch: async ({ batch, heartbeat, isRunning }) => {
-        const records: LogRecord[] = [];
+        const records: EventsRecord[] = [];
         let lastOffset: string | undefined;
         for (const message of batch.messages) {
-          if (message.value !== null) records.push(decodeRecord(message.value));
+          if (message.value !== null) records.push(decodeEvents(message.value));
           lastOffset = message.offset;
         }
         if (lastOffset === undefined || !isRunning()) return;

@@ -128,12 +128,12 @@ function fileInsert(insert: TextInsert, path: string): string {
 }
 
 export async function insertText(ch: ClickHouseClient, insert: TextInsert): Promise<void> {
-  if (isEmpty(insert)) return;
-  checkNames(insert.table, insert.columns);
   if (insertsTogether(ch)) {
     await insertTogether(ch, [], [insert]);
     return;
   }
+  if (isEmpty(insert)) return;
+  checkNames(insert.table, insert.columns);
   await ch.insert({
     table: insert.table,
     columns: [...insert.columns] as [string, ...string[]],

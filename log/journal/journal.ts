@@ -15,11 +15,11 @@ import { EventEmitter } from 'node:events';
 import { mkdir, open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { READ_CHUNK } from './segmentReader.js';
 import { join } from 'node:path';
-import type { EventLog, LogRecord } from '../eventLog.js';
+import type { EncodedRecord, EventLog, LogRecord } from '../eventLog.js';
 import { FatalLogError, LogCorruptError } from '../eventLog.js';
 import { decodeRecord, recordText, writeRecord } from '../recordCodec.js';
 import { FRAME_HEADER, allZero, readFrame, sealFrame } from './frame.js';
-import { readSegmentRecords, type EncodedRecord } from './segmentReader.js';
+import { readSegmentRecords } from './segmentReader.js';
 import { listSegments, segmentName, type Segment } from './segments.js';
 import { lockJournal } from './journalLock.js';
 
@@ -40,7 +40,6 @@ export interface JournalRecovery {
   readonly truncatedBytes: number;
 }
 
-export type { EncodedRecord } from './segmentReader.js';
 
 async function syncDirectory(dir: string): Promise<void> {
   const handle = await open(dir, 'r');

@@ -11,7 +11,6 @@ import type { Segment } from './segments.js';
 /** Bytes read from a segment at a time. */
 export const READ_CHUNK = 4 << 20;
 
-export type { EncodedRecord } from '../eventLog.js';
 
 export interface SegmentReadPlan {
   readonly segments: readonly Segment[];

@@ -12,12 +12,12 @@
 //   where a position starts is found from the offset index and forward seeks, not a scan from offset 0.
 
 import type { Admin, Kafka } from 'kafkajs';
-import type { EventLog, LogRecord } from '../eventLog.js';
+import type { EncodedRecord, EventLog, LogRecord } from '../eventLog.js';
 import { FatalLogError } from '../eventLog.js';
 import { encodeRecord } from '../recordCodec.js';
 import { KafkaAppendError, isFencingError, isPermanentError, messageOf } from './kafkaErrors.js';
 import { createClient, resolveOptions, type KafkaLogOptions, type ResolvedKafkaLogOptions } from './kafkaOptions.js';
-import { readEncodedRecords, readRecords, readTail, type EncodedRecord, type ReadSource, type TailRecord } from './kafkaReader.js';
+import { readEncodedRecords, readRecords, readTail, type ReadSource, type TailRecord } from './kafkaReader.js';
 import { ensureTopic } from './kafkaTopic.js';
 import { TransactionalWriter } from './kafkaWriter.js';
 import { OffsetIndex } from './offsetIndex.js';

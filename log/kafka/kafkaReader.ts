@@ -63,7 +63,6 @@ async function closeStream(source: ReadSource, stream: PartitionStream): Promise
 /** Thrown inside readRecords when a start offset from the index turned out to be past `from`. */
 class BadStart extends Error {}
 
-export type { EncodedRecord } from '../eventLog.js';
 
 /** Records from `from` on, decoded. */
 export function readRecords(source: ReadSource, from: number, mode: ReadMode): AsyncGenerator<LogRecord> {
