@@ -76,6 +76,16 @@ else
 fi
 # --------------------------------------------------------------------------------------------------------
 
+# Python tools (schemathesis, clickhouse-connect) in .venv-py, filled once (scripts/python/venv.sh); the tests
+# that drive them read PMX_PYTHON. A failure here fails npm test, and those tests fail with venv.sh's message.
+echo "== python tools: scripts/python/venv.sh"
+if py_out=$(bash scripts/python/venv.sh); then
+  export PMX_PYTHON=${py_out##*$'\n'}
+else
+  echo "== python tools FAILED (message above); the tests that use them will fail"
+  status=1
+fi
+
 echo "== tests: tap"
 if [[ -t 1 ]]; then
   "$bin/tap" --reporter=base --output-file "$raw_tap"
