@@ -47,6 +47,13 @@ export interface L2Identity {
   /** The key's address, checksummed. */
   readonly address: string;
   readonly apiKey: string;
+  /**
+   * The request's HMAC as 64 lower-case hex digits, whatever encoding POLY_SIGNATURE used: one value per signed
+   * request (key, timestamp, method, path, body), so it identifies a replay of the same request.
+   */
+  readonly signature: string;
+  /** POLY_TIMESTAMP (unix seconds). */
+  readonly timestampSec: number;
 }
 
 const HEX_SIGNATURE = /^(0x)?[0-9a-fA-F]{64}$/;
@@ -117,5 +124,5 @@ export function verifyL2Headers(headers: HeaderBag, request: L2Request, lookup: 
   let match = false;
   for (const method of methods) for (const path of paths) match = timingSafeEqual(hmac(key, timestamp + method + path, request.body), presented) || match;
   if (!match) return failed(INVALID_API_KEY, 'POLY_SIGNATURE does not match: sign timestamp + METHOD + path (no query) + body with the base64url-decoded secret');
-  return passed({ address: checksumAddress(credentials.address), apiKey });
+  return passed({ address: checksumAddress(credentials.address), apiKey, signature: presented.toString('hex'), timestampSec: Number(timestamp) });
 }

@@ -12,6 +12,23 @@ interface CommandBase {
   readonly time: number;
 }
 
+/**
+ * The signed HTTP request a command was asked for with (L2 headers), so that one signed request is applied
+ * at most once (engine/signedRequests.ts). `id`: the request's HMAC (hex), unique per key, time, method, path
+ * and body. `signedAt`: its signed timestamp (ms); `until`: the end of its freshness window (ms). Absent on
+ * commands that no signed request asked for (operator, tools, logs written before stamps existed).
+ */
+export interface SignedRequest {
+  readonly id: string;
+  readonly signedAt: number;
+  readonly until: number;
+}
+
+/** Commands an L2-signed request can ask for that acting twice would change: each carries its request. */
+interface StampedCommand extends CommandBase {
+  readonly request?: SignedRequest;
+}
+
 export interface MarketParams {
   readonly tickSize: number;
   readonly minSize: number;
@@ -83,6 +100,13 @@ export interface PlaceOrder extends CommandBase {
    * it from the signed order's timestamp plus its freshness window, beyond which it refuses the order itself.
    */
   readonly dedupeUntil: number;
+  /**
+   * The signed order's timestamp (ms), at most dedupeUntil and at most MAX_SIGNED_WINDOW_MS before it. Once the
+   * engine forgets a finished id, every order signed at or before that id's timestamp is refused as stale, so a
+   * forgotten order can never be accepted again, whatever window later commands are given. Absent in logs
+   * written before it existed (such an order then does not move that horizon).
+   */
+  readonly signedAt?: number;
   /** Opaque builder code from the signed order (bytes32 hex), carried into OrderAccepted for attribution. */
   readonly builder?: string;
 }
@@ -100,12 +124,12 @@ export interface CancelOrders extends CommandBase {
   readonly account: string;
 }
 
-export interface CancelAll extends CommandBase {
+export interface CancelAll extends StampedCommand {
   readonly type: 'CancelAll';
   readonly account: string;
 }
 
-export interface CancelMarketOrders extends CommandBase {
+export interface CancelMarketOrders extends StampedCommand {
   readonly type: 'CancelMarketOrders';
   readonly account: string;
   /** Either or both; with neither, nothing is cancelled. */
@@ -113,21 +137,21 @@ export interface CancelMarketOrders extends CommandBase {
   readonly tokenId?: string;
 }
 
-export interface Split extends CommandBase {
+export interface Split extends StampedCommand {
   readonly type: 'Split';
   readonly account: string;
   readonly conditionId: string;
   readonly amount: number;
 }
 
-export interface Merge extends CommandBase {
+export interface Merge extends StampedCommand {
   readonly type: 'Merge';
   readonly account: string;
   readonly conditionId: string;
   readonly amount: number;
 }
 
-export interface Redeem extends CommandBase {
+export interface Redeem extends StampedCommand {
   readonly type: 'Redeem';
   readonly account: string;
   readonly conditionId: string;

@@ -18,6 +18,7 @@ import { computeStateHash } from './stateHash.js';
 import { findViolations } from './invariants.js';
 import { PRICE_ONE } from './units.js';
 import { isId, isTimestamp } from './commandChecks.js';
+import { admitRequest } from './signedRequests.js';
 import type { Market } from './market.js';
 import type { Order } from './order.js';
 import type { Outcome } from './commands.js';
@@ -91,6 +92,9 @@ export class Engine {
     const needsAccount = type === 'CancelOrder' || type === 'CancelOrders' || type === 'CancelAll' || type === 'CancelMarketOrders';
     if (needsAccount && !isId(cmd.account)) {
       return state.reject(type, 'INVALID_COMMAND', {}, { detail: 'account is required' });
+    }
+    if (type === 'CancelAll' || type === 'CancelMarketOrders' || type === 'Split' || type === 'Merge' || type === 'Redeem') {
+      if (cmd.request !== undefined && !admitRequest(state, type, cmd.request, cmd.account)) return;
     }
     switch (type) {
       case 'PlaceOrder':

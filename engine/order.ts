@@ -64,6 +64,8 @@ export class Order {
   /** dedupeUntil split into two small integers (see SPLIT). */
   private readonly dedupeLow: number;
   private readonly dedupeHigh: number;
+  /** dedupeUntil minus the signed order's timestamp (a small integer), or -1 when the command had none. */
+  private readonly signedLag: number;
 
   constructor(
     readonly id: string,
@@ -88,12 +90,20 @@ export class Order {
     dedupeUntil: number,
     /** The id's hash under its engine's key (OrderIds.hashOf): the order-id table's key. */
     readonly idHash: number,
+    /** The signed order's timestamp (ms; at most dedupeUntil, within MAX_SIGNED_WINDOW_MS of it), -1 if unknown. */
+    signedAt = -1,
   ) {
     this.remaining = size;
     this.flags = packFlags(outcome, side, bookSide, orderType, postOnly);
     // `| 0` makes each an int32, which V8 keeps as a small integer (both are below 2^30 and 2^22).
     this.dedupeLow = dedupeUntil % SPLIT | 0;
     this.dedupeHigh = Math.floor(dedupeUntil / SPLIT) | 0;
+    this.signedLag = signedAt < 0 ? -1 : (dedupeUntil - signedAt) | 0;
+  }
+
+  /** The signed order's timestamp (ms), or -1 when its command carried none. */
+  get signedAt(): number {
+    return this.signedLag < 0 ? -1 : this.dedupeUntil - this.signedLag;
   }
 
   /** Until when (engine ms) the id is refused as a duplicate once the order is finished. */

@@ -1,4 +1,4 @@
-// Placing orders: checks in a fixed order (payload, market, duplicate, market state, order type,
+// Placing orders: checks in a fixed order (payload, market, duplicate, staleness, market state, order type,
 // expiration, amounts and tick, balance, book conditions), then reservation, matching, and resting or
 // releasing what is left. A refused order changes nothing but emits OrderRejected.
 
@@ -13,6 +13,7 @@ import type { EngineState } from './state.js';
 import type { Holding } from './ledger.js';
 import { MAX_ORDER_AMOUNT, PRICE_ONE } from './units.js';
 import { isAmount, isId, isTimestamp } from './commandChecks.js';
+import { MAX_SIGNED_WINDOW_MS } from './signedRequests.js';
 
 function isOrderType(value: unknown): boolean {
   return value === 'GTC' || value === 'GTD' || value === 'FOK' || value === 'FAK';
@@ -47,8 +48,21 @@ function wellFormed(cmd: PlaceOrder): boolean {
     Number.isSafeInteger(cmd.expiration) &&
     cmd.expiration >= 0 &&
     cmd.expiration <= MAX_EXPIRATION_SEC &&
-    isTimestamp(cmd.dedupeUntil)
+    isTimestamp(cmd.dedupeUntil) &&
+    (cmd.signedAt === undefined || (isTimestamp(cmd.signedAt) && cmd.signedAt <= cmd.dedupeUntil && cmd.dedupeUntil - cmd.signedAt <= MAX_SIGNED_WINDOW_MS))
   );
+}
+
+/**
+ * The at-most-once rule of signed orders, decided at engine time: an order whose refusal window has closed
+ * (dedupeUntil <= now), or that was signed at or before any order whose id the engine has since forgotten,
+ * can no longer be told apart from a replay of an order already applied, so it is refused. Applies to
+ * commands that carry signedAt (every order the API admits); a command of an older log without it is
+ * decided as that log's engine decided it.
+ */
+function stale(state: EngineState, cmd: PlaceOrder): boolean {
+  const signedAt = cmd.signedAt;
+  return signedAt !== undefined && (cmd.dedupeUntil <= state.now || signedAt <= state.ids.forgottenThrough);
 }
 
 export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
@@ -57,6 +71,7 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
   if (ref === undefined) return refuse(state, cmd, 'MARKET_NOT_FOUND');
   const idHash = state.ids.hashOf(cmd.orderId);
   if (state.ids.known(cmd.orderId, idHash)) return refuse(state, cmd, 'DUPLICATED', { id: cmd.orderId });
+  if (stale(state, cmd)) return refuse(state, cmd, 'ORDER_STALE', { id: cmd.orderId });
   const market = ref.market;
   if (market.status === 'paused') return refuse(state, cmd, 'MARKET_NOT_READY');
   if (market.status === 'resolved') return refuse(state, cmd, 'MARKET_CLOSED');
@@ -97,7 +112,7 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
   // Accepted: reserve, announce, match, then rest or release the remainder.
   const order = new Order(
     cmd.orderId, account, cmd.owner, market, outcome, cmd.side, price, bookSide, qty,
-    cmd.orderType, cmd.postOnly, cmd.expiration, expiresAt, state.nextSeq(), cmd.dedupeUntil, idHash,
+    cmd.orderType, cmd.postOnly, cmd.expiration, expiresAt, state.nextSeq(), cmd.dedupeUntil, idHash, cmd.signedAt ?? -1,
   );
   if (buy) {
     account.free -= reserve;

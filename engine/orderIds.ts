@@ -11,6 +11,9 @@
 //
 // Finished ids are forgotten oldest first: their ids, hashes and times sit in a ring buffer read from its
 // head (a ring needs no periodic compaction); it doubles when full.
+//
+// Forgetting an id moves `forgottenThrough` to its order's signed timestamp when that is later: placeOrder
+// refuses every order signed at or before it (the at-most-once rule, see commands.ts PlaceOrder.signedAt).
 
 import type { Order, OrderStatus } from './order.js';
 import { orderIdHash } from './orderIdHash.js';
@@ -72,14 +75,14 @@ export class DoneIds {
     return this.ids.doneSize();
   }
 
-  /** [id, status, until] in insertion order. */
-  entries(): [string, DoneStatus, number][] {
+  /** [id, status, until, signedAt (-1: unknown)] in insertion order. */
+  entries(): [string, DoneStatus, number, number][] {
     return this.ids.doneEntries();
   }
 
-  /** Remembers a finished id until `until` (restore from a snapshot). */
-  add(id: string, status: DoneStatus, until: number): void {
-    this.ids.remember(id, status, until);
+  /** Remembers a finished id until `until` (restore from a snapshot); `signedAt` -1 when unknown. */
+  add(id: string, status: DoneStatus, until: number, signedAt = -1): void {
+    this.ids.remember(id, status, until, signedAt);
   }
 }
 
@@ -99,11 +102,15 @@ export class OrderIds {
   private ringIds: string[] = new Array<string>(INITIAL_RING).fill('');
   private ringHashes = new Int32Array(INITIAL_RING);
   private ringUntils = new Float64Array(INITIAL_RING);
+  /** Signed timestamp of each remembered id's order (-1: unknown). */
+  private ringSigned = new Float64Array(INITIAL_RING);
   private head = 0;
   private count = 0;
 
   readonly live = new LiveOrders(this);
   readonly done = new DoneIds(this);
+  /** Latest signed timestamp of any forgotten order (0: none known): orders signed at or before it are stale. */
+  forgottenThrough = 0;
 
   /** True when the id is open or still refused: a new order with it is a duplicate. `h` is its orderIdHash. */
   known(id: string, h: number = this.hashOf(id)): boolean {
@@ -157,7 +164,8 @@ export class OrderIds {
    */
   finish(order: Order, status: DoneStatus, wasLive: boolean, until: number, now: number): void {
     if (!wasLive) {
-      if (until > now) this.remember(order.id, status, until, order.idHash);
+      if (until > now) this.remember(order.id, status, until, order.signedAt, order.idHash);
+      else this.forgot(order.signedAt);
       return;
     }
     this.liveCount -= 1;
@@ -166,19 +174,28 @@ export class OrderIds {
     if (at < 0) return;
     if (until > now) {
       table.setDone(at, order.id, doneCode(status));
-      this.pushRing(order.id, order.idHash, until);
+      this.pushRing(order.id, order.idHash, until, order.signedAt);
     } else {
       table.removeAt(at);
+      this.forgot(order.signedAt);
     }
   }
 
-  /** Refuses `id` as a duplicate until `until`, after every id remembered before it. `h` is its orderIdHash. */
-  remember(id: string, status: DoneStatus, until: number, h: number = this.hashOf(id)): void {
+  /**
+   * Refuses `id` as a duplicate until `until`, after every id remembered before it. `signedAt`: its order's
+   * signed timestamp (-1: unknown). `h` is its orderIdHash.
+   */
+  remember(id: string, status: DoneStatus, until: number, signedAt: number, h: number = this.hashOf(id)): void {
     const table = this.table;
     let at = table.find(id, h);
     if (at < 0) at = table.insert(h, id);
     table.setDone(at, id, doneCode(status));
-    this.pushRing(id, h, until);
+    this.pushRing(id, h, until, signedAt);
+  }
+
+  /** An id whose order was signed at `signedAt` (-1: unknown) is forgotten: move the horizon. */
+  private forgot(signedAt: number): void {
+    if (signedAt > this.forgottenThrough) this.forgottenThrough = signedAt;
   }
 
   /** Forgets finished ids, oldest first, while the oldest one's time has come (`until <= now`). */
@@ -189,9 +206,11 @@ export class OrderIds {
     const mask = ids.length - 1;
     let head = this.head;
     let count = this.count;
+    const signed = this.ringSigned;
     while (count > 0 && (untils[head] as number) <= now) {
       const at = this.table.find(ids[head] as string, hashes[head] as number);
       if (at >= 0) this.table.removeAt(at);
+      this.forgot(signed[head] as number);
       ids[head] = '';
       head = (head + 1) & mask;
       count -= 1;
@@ -205,24 +224,25 @@ export class OrderIds {
     return this.count;
   }
 
-  /** [id, status, until] of the finished ids still remembered, oldest first. */
-  doneEntries(): [string, DoneStatus, number][] {
-    const out: [string, DoneStatus, number][] = [];
+  /** [id, status, until, signedAt] of the finished ids still remembered, oldest first. */
+  doneEntries(): [string, DoneStatus, number, number][] {
+    const out: [string, DoneStatus, number, number][] = [];
     const mask = this.ringIds.length - 1;
     for (let i = 0; i < this.count; i++) {
       const at = (this.head + i) & mask;
       const id = this.ringIds[at] as string;
-      out.push([id, this.lookup(id) as DoneStatus, this.ringUntils[at] as number]);
+      out.push([id, this.lookup(id) as DoneStatus, this.ringUntils[at] as number, this.ringSigned[at] as number]);
     }
     return out;
   }
 
-  private pushRing(id: string, h: number, until: number): void {
+  private pushRing(id: string, h: number, until: number, signedAt: number): void {
     if (this.count === this.ringIds.length) this.growRing();
     const at = (this.head + this.count) & (this.ringIds.length - 1);
     this.ringIds[at] = id;
     this.ringHashes[at] = h;
     this.ringUntils[at] = until;
+    this.ringSigned[at] = signedAt;
     this.count += 1;
   }
 
@@ -232,15 +252,18 @@ export class OrderIds {
     const ids = new Array<string>(capacity * 2).fill('');
     const hashes = new Int32Array(capacity * 2);
     const untils = new Float64Array(capacity * 2);
+    const signed = new Float64Array(capacity * 2);
     for (let i = 0; i < this.count; i++) {
       const from = (this.head + i) & (capacity - 1);
       ids[i] = this.ringIds[from] as string;
       hashes[i] = this.ringHashes[from] as number;
       untils[i] = this.ringUntils[from] as number;
+      signed[i] = this.ringSigned[from] as number;
     }
     this.ringIds = ids;
     this.ringHashes = hashes;
     this.ringUntils = untils;
+    this.ringSigned = signed;
     this.head = 0;
   }
 }

@@ -49,6 +49,8 @@ export interface OrderSnapshot {
   readonly expiresAt: number;
   readonly priority: number;
   readonly dedupeUntil: number;
+  /** The signed order's timestamp (ms); absent when unknown (older snapshots, orders of older logs). */
+  readonly signedAt?: number;
 }
 
 export interface EngineSnapshot {
@@ -62,8 +64,17 @@ export interface EngineSnapshot {
   readonly accounts: readonly AccountSnapshot[];
   /** Open orders in global priority order. */
   readonly orders: readonly OrderSnapshot[];
-  /** Finished order ids still refused, in insertion order: [id, status, until]. */
-  readonly done: readonly (readonly [string, DoneStatus, number])[];
+  /**
+   * Finished order ids still refused, in insertion order: [id, status, until, signedAt]; signedAt absent when
+   * unknown (older snapshots) or -1.
+   */
+  readonly done: readonly (readonly [string, DoneStatus, number, number?])[];
+  /** Latest signed timestamp of a forgotten order id (placeOrder's staleness horizon); absent = 0. */
+  readonly ordersForgottenThrough?: number;
+  /** Signed request ids still refused, oldest first: [id, signedAt, until]. Absent in older snapshots = none. */
+  readonly requests?: readonly (readonly [string, number, number])[];
+  /** Latest signed timestamp of a forgotten request id; absent = 0. */
+  readonly requestsForgottenThrough?: number;
   /**
    * Live API keys in creation order: [apiKey, address, nonce]. Absent in snapshots written before API keys
    * existed, which restore with none (so the format number did not change).
@@ -108,8 +119,12 @@ export function exportSnapshot(engine: Engine): EngineSnapshot {
     orders: orders.map((o) => ({
       id: o.id, account: o.account.address, owner: o.owner, tokenId: o.tokenId, side: o.side, price: o.ownPrice, size: o.size, remaining: o.remaining,
       orderType: o.orderType, postOnly: o.postOnly, expiration: o.expiration, expiresAt: o.expiresAt, priority: o.priority, dedupeUntil: o.dedupeUntil,
+      ...(o.signedAt < 0 ? {} : { signedAt: o.signedAt }),
     })),
-    done: [...state.done.entries()],
+    done: state.done.entries().map(([id, status, until, signedAt]) => (signedAt < 0 ? [id, status, until] as const : [id, status, until, signedAt] as const)),
+    ...(state.ids.forgottenThrough === 0 ? {} : { ordersForgottenThrough: state.ids.forgottenThrough }),
+    ...(state.requests.size() === 0 ? {} : { requests: state.requests.entries() }),
+    ...(state.requests.forgottenThrough === 0 ? {} : { requestsForgottenThrough: state.requests.forgottenThrough }),
     apiKeys: [...state.apiKeys.live].map(([apiKey, o]) => [apiKey, o.address, o.nonce] as const),
     deletedApiKeys: [...state.apiKeys.deleted].map(([apiKey, o]) => [apiKey, o.address, o.nonce] as const),
     signers: state.signers.entries(),
@@ -151,14 +166,17 @@ export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFacto
     const buy = o.side === 'BUY';
     const bookSide = ref.outcome === 0 ? (buy ? BID : ASK) : buy ? ASK : BID;
     const account = state.ledger.getOrCreate(o.account);
-    const order = new Order(o.id, account, o.owner, ref.market, ref.outcome, o.side, o.price, bookSide, o.size, o.orderType, o.postOnly, o.expiration, o.expiresAt, o.priority, o.dedupeUntil, state.ids.hashOf(o.id));
+    const order = new Order(o.id, account, o.owner, ref.market, ref.outcome, o.side, o.price, bookSide, o.size, o.orderType, o.postOnly, o.expiration, o.expiresAt, o.priority, o.dedupeUntil, state.ids.hashOf(o.id), o.signedAt ?? -1);
     order.remaining = o.remaining;
     ref.market.book.add(order);
     state.live.set(order.id, order);
     account.orders.add(order);
     if (order.expiresAt !== 0) state.expiry.push(order);
   }
-  for (const [id, status, until] of snapshot.done) state.done.add(id, status, until);
+  for (const [id, status, until, signedAt] of snapshot.done) state.done.add(id, status, until, signedAt ?? -1);
+  state.ids.forgottenThrough = snapshot.ordersForgottenThrough ?? 0;
+  for (const [id, signedAt, until] of snapshot.requests ?? []) state.requests.remember(id, signedAt, until);
+  state.requests.forgottenThrough = snapshot.requestsForgottenThrough ?? 0;
   for (const [apiKey, address, nonce] of snapshot.apiKeys ?? []) state.apiKeys.add(apiKey, { address, nonce });
   for (const [apiKey, address, nonce] of snapshot.deletedApiKeys ?? []) state.apiKeys.addDeleted(apiKey, { address, nonce });
   for (const [maker, signer] of snapshot.signers ?? []) state.signers.add(maker, signer);

@@ -14,6 +14,7 @@ import type { Market } from './market.js';
 import type { Order } from './order.js';
 import { OrderIds, type DoneStatus } from './orderIds.js';
 import { rejectMessage, type RejectCode } from './rejectReasons.js';
+import { SignedRequests } from './signedRequests.js';
 
 export interface EngineConfig {
   /** The address that collects trading fees (an ordinary ledger account). */
@@ -49,6 +50,8 @@ export class EngineState {
   readonly apiKeys = new ApiKeyTable();
   /** Which signers may sign for which makers (signature types 1 and 2; see signerTable.ts). */
   readonly signers = new SignerTable();
+  /** Ids of the signed requests applied, while they are fresh (see signedRequests.ts). */
+  readonly requests = new SignedRequests();
   readonly feeAccount: Account;
   /** Trade ids of fills (tradeIdFor, with the formatting of the previous fill reused). */
   readonly tradeIds = new TradeIds();
@@ -126,9 +129,10 @@ export class EngineState {
     });
   }
 
-  /** Forgets finished order ids whose refusal window has passed (oldest first). */
+  /** Forgets finished order ids and signed request ids whose refusal window has passed (oldest first). */
   pruneDone(): void {
     this.ids.prune(this.now);
+    this.requests.prune(this.now);
   }
 
   /**

@@ -12,10 +12,12 @@ function sortedKeys<V>(map: ReadonlyMap<string, V>): string[] {
 }
 
 function orderLine(o: Order): string {
-  return [
+  const line = [
     'o', o.id, o.account.address, o.owner, o.tokenId, o.side, o.ownPrice, o.bookSide, o.bookPrice, o.size, o.remaining,
     o.orderType, o.postOnly ? 1 : 0, o.expiration, o.expiresAt, o.priority, o.dedupeUntil,
   ].join('|');
+  // The signed timestamp only where known, so states of older logs hash as they did before it existed.
+  return o.signedAt < 0 ? line : `${line}|s=${o.signedAt}`;
 }
 
 export function computeStateHash(state: EngineState): string {
@@ -44,8 +46,12 @@ export function computeStateHash(state: EngineState): string {
     if (a.free === 0 && a.reserved === 0 && holdings.length === 0 && a.orders.size === 0) continue;
     line(['a', address, a.free, a.reserved, ...holdings].join('|'));
   }
-  // Finished ids in insertion order: that order decides when each is forgotten.
-  for (const [id, status, until] of state.done.entries()) line(`d|${id}|${status}|${until}`);
+  // Finished ids in insertion order: that order decides when each is forgotten. Signed timestamps, the
+  // staleness horizons and signed request ids only where present (older logs hash as they did).
+  for (const [id, status, until, signedAt] of state.done.entries()) line(signedAt < 0 ? `d|${id}|${status}|${until}` : `d|${id}|${status}|${until}|s=${signedAt}`);
+  if (state.ids.forgottenThrough !== 0) line(`df|${state.ids.forgottenThrough}`);
+  for (const [id, signedAt, until] of state.requests.entries()) line(`r|${id}|${signedAt}|${until}`);
+  if (state.requests.forgottenThrough !== 0) line(`rf|${state.requests.forgottenThrough}`);
   // API keys only when there are any, so states without keys hash as they did before keys existed.
   for (const apiKey of sortedKeys(state.apiKeys.live)) {
     const owner = state.apiKeys.live.get(apiKey);

@@ -34,6 +34,11 @@ export interface ServiceHooks {
   /** An already open ClickHouse client (tests share one chDB per process); the service does not close it. */
   readonly clickhouse?: ClickHouseClient;
   readonly clock?: () => number;
+  /**
+   * The engine host's clock (stamps each command's time), when it must differ from `clock` (the API's): tests
+   * of decisions that two clocks could disagree on. Default: `clock`.
+   */
+  readonly engineClock?: () => number;
   /** The service can no longer serve (the header edge's thread died); the caller should close it. */
   readonly onFatal?: (error: Error) => void;
 }
@@ -66,7 +71,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   // log for whatever it was not handed: the records made durable before it existed, or after it fell behind).
   const late: { projector?: Projector } = {};
   const engineService = await startEngineService(config, {
-    clock,
+    clock: hooks.engineClock ?? clock,
     onProgress: (p) => logger.debug({ recovery: p }, 'engine recovery'),
     onDurable: (records) => late.projector?.offer(records),
     onStop: (error) => logger.fatal({ err: error }, 'engine stopped: the event log failed for good'),

@@ -6,6 +6,11 @@
 // - POST /redeem {market}: after resolution, every token of the market held for its payout (1 per winning
 //   token, 0 per losing one).
 //
+// Each carries its signed request (Caller.request): the engine applies one signed request at most once, so a
+// captured request sent again is refused with REQUEST_REPLAYED (400) instead of splitting, merging or
+// redeeming twice; two identical operations need two signatures (the SDKs sign each call anew, and a new
+// second or body gives a new signature).
+//
 // The body is read from the raw bytes after authentication (a request that fails authentication is refused
 // before its body is looked at). `amount` is a whole number of base units (6 decimals), as a decimal string
 // (a JSON integer is accepted too). The answer is `{success: true, market, amount | payout, balance, tokens}`:
@@ -76,7 +81,9 @@ export function fullSetRoutes(deps: TradingDeps): RouteDef[] {
       const body = bodyOf(req.rawBody, kind !== 'Redeem');
       const conditionId = engineConditionId(deps, body.conditionId);
       const events = await deps.host.submit(
-        kind === 'Redeem' ? { type: kind, account: caller.account, conditionId } : { type: kind, account: caller.account, conditionId, amount: body.amount ?? 0 },
+        kind === 'Redeem'
+          ? { type: kind, account: caller.account, conditionId, request: caller.request }
+          : { type: kind, account: caller.account, conditionId, amount: body.amount ?? 0, request: caller.request },
       );
       const refusal = refusalOf(events);
       if (refusal !== undefined) throw refusal;

@@ -96,6 +96,7 @@ export async function admitOrder(body: unknown, caller: Caller, deps: TradingDep
     postOnly,
     expiration: Number(order.expiration),
     dedupeUntil: Number(timestamp) + windowMs,
+    signedAt: Number(timestamp),
     ...(order.builder === ZERO_BYTES32 ? {} : { builder: order.builder }),
   };
 }

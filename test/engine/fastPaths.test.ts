@@ -71,23 +71,28 @@ t.test('an order reads back the terms it was built with', async (t) => {
 
 t.test('finished ids are forgotten oldest first across ring wrap-around and growth', async (t) => {
   const ids = new OrderIds();
-  const expected: [string, DoneStatus, number][] = [];
+  const expected: [string, DoneStatus, number, number][] = [];
   let now = 0;
+  let forgotten = 0;
   const statuses: DoneStatus[] = ['MATCHED', 'CANCELED', 'EXPIRED', 'CANCELED_MARKET_RESOLVED'];
   // Remember and prune in waves, so the ring's head moves around it and it grows while wrapped.
   for (let wave = 0; wave < 6; wave++) {
     for (let i = 0; i < 700 * (wave + 1); i++) {
       const id = `w${wave}-${i}`;
       const until = now + 10 + (i % 7); // not monotonic: a later id may expire sooner, yet waits its turn
+      const signedAt = i % 5 === 0 ? -1 : until - 10; // some of unknown signing time (orders of older logs)
       const status = statuses[i % statuses.length] as DoneStatus;
-      ids.remember(id, status, until);
-      expected.push([id, status, until]);
+      ids.remember(id, status, until, signedAt);
+      expected.push([id, status, until, signedAt]);
     }
     now += 12;
     ids.prune(now);
-    while (expected.length > 0 && (expected[0] as [string, DoneStatus, number])[2] <= now) expected.shift();
+    while (expected.length > 0 && (expected[0] as [string, DoneStatus, number, number])[2] <= now) {
+      forgotten = Math.max(forgotten, (expected.shift() as [string, DoneStatus, number, number])[3]);
+    }
     t.same(ids.done.entries(), expected, `wave ${wave}: entries in insertion order`);
     t.equal(ids.done.size(), expected.length);
+    t.equal(ids.forgottenThrough, forgotten, `wave ${wave}: the horizon is the latest signing time forgotten`);
     for (const [id, status] of expected.slice(0, 50)) {
       if (!ids.known(id) || ids.done.get(id) !== status) t.fail(`${id} should still be refused as ${status}`);
     }
