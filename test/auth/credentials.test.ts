@@ -74,5 +74,6 @@ t.test('end to end: credentials from the registry sign requests with the officia
   const body = '{"orderID":"0xabc"}';
   const headers = await createL2Headers(clientSigner(wallet), { key: apiKey, secret: info.secret, passphrase: info.passphrase }, { method: 'DELETE', requestPath: '/order', body }, now);
   const result = verifyL2Headers(headers as unknown as HeaderBag, { method: 'DELETE', path: '/order', body }, (k) => registry.lookup(k), { nowSec: now, freshnessSec: 30 });
-  t.same(result, { ok: true, value: { address: wallet.address, apiKey } });
+  const signature = Buffer.from(String((headers as unknown as Record<string, string>).POLY_SIGNATURE), 'base64url').toString('hex');
+  t.same(result, { ok: true, value: { address: wallet.address, apiKey, signature, timestampSec: now } });
 });

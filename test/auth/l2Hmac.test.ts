@@ -29,7 +29,10 @@ const VECTOR_REQUEST = { method: 'test-sign', path: '/orders', body: '{"hash": "
 t.test('the upstream vector', async (t) => {
   t.equal(signL2(CREDS.secret, '1000000', 'test-sign', '/orders', '{"hash": "0x123"}'), VECTOR_SIG);
   t.equal(l2SigningString('1000000', 'test-sign', '/orders', '{"hash": "0x123"}'), '1000000test-sign/orders{"hash": "0x123"}');
-  t.same(verifyL2Headers(headers(), VECTOR_REQUEST, lookup, OPTS), { ok: true, value: { address: TEST_ADDRESS, apiKey: API_KEY } });
+  t.same(verifyL2Headers(headers(), VECTOR_REQUEST, lookup, OPTS), {
+    ok: true,
+    value: { address: TEST_ADDRESS, apiKey: API_KEY, signature: Buffer.from(VECTOR_SIG, 'base64url').toString('hex'), timestampSec: NOW },
+  });
 });
 
 t.test('headers made by the official clob-client-v2 verify, with and without a body', async (t) => {
@@ -40,7 +43,8 @@ t.test('headers made by the official clob-client-v2 verify, with and without a b
   for (const [method, requestPath, payload] of [['POST', '/order', body], ['GET', '/data/orders', undefined], ['DELETE', '/cancel-all', undefined]] as const) {
     const h = await createL2Headers(clientSigner(wallet), creds, { method, requestPath, ...(payload === undefined ? {} : { body: payload }) }, NOW);
     const result = verifyL2Headers(h as unknown as HeaderBag, { method: method.toLowerCase(), path: requestPath, ...(payload === undefined ? {} : { body: Buffer.from(payload) }) }, ours, OPTS);
-    t.same(result, { ok: true, value: { address: wallet.address, apiKey: API_KEY } }, `${method} ${requestPath}`);
+    const signature = Buffer.from(String((h as unknown as Record<string, string>).POLY_SIGNATURE), 'base64url').toString('hex');
+    t.same(result, { ok: true, value: { address: wallet.address, apiKey: API_KEY, signature, timestampSec: NOW } }, `${method} ${requestPath}`);
   }
 });
 
