@@ -24,7 +24,7 @@ export interface SignedRequest {
   readonly until: number;
 }
 
-/** Commands an L2-signed request can ask for that acting twice would change: each carries its request. */
+/** Commands an L2-signed request asks for that would move funds or positions again if applied twice. */
 interface StampedCommand extends CommandBase {
   readonly request?: SignedRequest;
 }
@@ -124,12 +124,12 @@ export interface CancelOrders extends CommandBase {
   readonly account: string;
 }
 
-export interface CancelAll extends StampedCommand {
+export interface CancelAll extends CommandBase {
   readonly type: 'CancelAll';
   readonly account: string;
 }
 
-export interface CancelMarketOrders extends StampedCommand {
+export interface CancelMarketOrders extends CommandBase {
   readonly type: 'CancelMarketOrders';
   readonly account: string;
   /** Either or both; with neither, nothing is cancelled. */

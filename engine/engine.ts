@@ -93,9 +93,24 @@ export class Engine {
     if (needsAccount && !isId(cmd.account)) {
       return state.reject(type, 'INVALID_COMMAND', {}, { detail: 'account is required' });
     }
-    if (type === 'CancelAll' || type === 'CancelMarketOrders' || type === 'Split' || type === 'Merge' || type === 'Redeem') {
-      if (cmd.request !== undefined && !admitRequest(state, type, cmd.request, cmd.account)) return;
+    if (type === 'Split' || type === 'Merge' || type === 'Redeem') {
+      const request = cmd.request;
+      if (request !== undefined) {
+        if (!admitRequest(state, type, request, cmd.account)) return;
+        // Remembered only once applied: a request the engine refused changed nothing, and may be sent again.
+        const refusedBefore = state.rejections;
+        this.run(cmd);
+        if (state.rejections === refusedBefore) state.requests.remember(request.id, request.signedAt, request.until);
+        return;
+      }
     }
+    this.run(cmd);
+  }
+
+  /** Runs the command's handler (time has moved and what was due has expired). */
+  private run(cmd: Command): void {
+    const state = this.state;
+    const type = cmd.type;
     switch (type) {
       case 'PlaceOrder':
         return placeOrder(state, cmd);

@@ -31,7 +31,7 @@ export const REJECT = {
   BALANCE_LIMIT: { http: 400, text: 'deposit refused: balance would exceed the engine limit' },
   INVALID_TRANSITION: { http: 400, text: 'market {conditionId} cannot go from {from} to {to}' },
   INVALID_COMMAND: { http: 400, text: 'invalid command: {detail}' },
-  REQUEST_REPLAYED: { http: 400, text: 'request replayed: this signed request was already received and decided; sign a new request to act again' },
+  REQUEST_REPLAYED: { http: 400, text: 'request replayed: this signed request was already applied; sign a new request to act again' },
   REQUEST_STALE: { http: 400, text: 'request expired: its signed timestamp is past the freshness window at the matching engine; sign a new request' },
   API_KEY_EXISTS: { http: 400, text: 'Could not create api key' },
   API_KEY_NOT_FOUND: { http: 404, text: 'Could not delete API key' },

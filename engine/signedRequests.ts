@@ -1,7 +1,8 @@
-// The at-most-once rule for L2-signed requests that move funds or cancel by scope (Split, Merge, Redeem,
-// CancelAll, CancelMarketOrders): each such command may carry the identity of the signed HTTP request that
+// The at-most-once rule for L2-signed requests that move funds or positions (Split, Merge, Redeem): each such
+// command may carry the identity of the signed HTTP request that
 // asked for it (the HMAC of its L2 headers, signed at `signedAt`, fresh until `until`). The engine applies a
-// request id once: a second command with the same id is refused as a replay while the id is remembered, and
+// request id once (an id is remembered when its command applied; a refused one changed nothing and may come
+// again): a second command with the same id is refused as a replay while the id is remembered, and
 // once it is forgotten (its `until` passed) a command with it is refused as stale. Forgetting also moves a
 // horizon (`forgottenThrough`, the latest signing time of any forgotten id) at or below which every request is
 // refused, so that raising the freshness window later can never make a forgotten request fresh again.
@@ -39,12 +40,11 @@ export class SignedRequests {
   /** Latest signing time of any forgotten request id (0: none forgotten). */
   forgottenThrough = 0;
 
-  /** Decides a stamped command at engine time `now`, remembering a fresh id. */
-  admit(request: unknown, now: number): SignedRequestVerdict {
+  /** Decides a stamped command at engine time `now` (the caller remembers the id once the command applies). */
+  check(request: unknown, now: number): SignedRequestVerdict {
     if (!isSignedRequest(request)) return 'malformed';
     if (this.untilById.has(request.id)) return 'replayed';
     if (request.until <= now || request.signedAt <= this.forgottenThrough) return 'stale';
-    this.remember(request.id, request.signedAt, request.until);
     return 'fresh';
   }
 
@@ -84,11 +84,11 @@ export class SignedRequests {
 
 /**
  * Applies the rule to a stamped command of type `type`: true when it may go on; otherwise emits its
- * CommandRejected (replayed, stale or malformed stamp) and returns false. A fresh id is remembered before
- * the command is decided, so a request is decided once whatever its outcome: resending it is refused.
+ * CommandRejected (replayed, stale or malformed stamp) and returns false. The caller remembers the id once
+ * the command has applied: a request the engine refused changed nothing and may be sent again.
  */
 export function admitRequest(state: EngineState, type: CommandType, request: unknown, account: unknown): boolean {
-  const verdict = state.requests.admit(request, state.now);
+  const verdict = state.requests.check(request, state.now);
   if (verdict === 'fresh') return true;
   const where = { account: typeof account === 'string' ? account : '' };
   if (verdict === 'malformed') state.reject(type, 'INVALID_COMMAND', where, { detail: 'request must be {id, signedAt, until} with signedAt <= until' });

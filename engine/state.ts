@@ -57,6 +57,8 @@ export class EngineState {
   readonly tradeIds = new TradeIds();
   seq = 0;
   now = 0;
+  /** CommandRejected events emitted so far (not state: lets a caller tell whether a handler refused). */
+  rejections = 0;
   /**
    * Events of the command being applied: a scratch buffer reused by every command, of which the first
    * `outCount` are this command's (takeEvents copies them out). Reusing it spares each command a growable
@@ -119,6 +121,7 @@ export class EngineState {
   }
 
   reject(command: CommandType | 'unknown', code: RejectCode, where: { account?: string; conditionId?: string }, values: Readonly<Record<string, string | number>> = {}): void {
+    this.rejections += 1;
     this.emit({
       type: 'CommandRejected',
       command,

@@ -169,3 +169,25 @@ t.test('no order id is accepted twice, and no signed request applied twice, unde
   t.ok(staleRefusals > 10, `${staleRefusals} refused as stale by the engine`);
   t.ok(replays > 10, `${replays} refused as duplicates or replays`);
 });
+
+t.test('a signed request: malformed stamps refused; remembered only once applied; forgotten at its end', async (t) => {
+  const engine = new Engine();
+  engine.apply(listMarket());
+  engine.apply(deposit(ACCOUNT, 10));
+  const split = (request: unknown, amount = units(1), time = T0): EngineEvent[] =>
+    engine.apply({ type: 'Split', time, account: ACCOUNT, conditionId: CID, amount, request } as Command);
+  const codes = (events: readonly EngineEvent[]): string[] => events.map((e) => (e.type === 'CommandRejected' ? e.code : e.type));
+  for (const bad of [{}, { id: '', signedAt: T0, until: T0 + 1 }, { id: 'x', signedAt: T0 + 5, until: T0 }, { id: 'x', signedAt: T0, until: T0 + 2 ** 31 }, { id: 'x', signedAt: -1, until: T0 }, 'x', null]) {
+    t.same(codes(split(bad)), ['INVALID_COMMAND'], `malformed ${JSON.stringify(bad)}`);
+  }
+  const r = { id: 'r1', signedAt: T0, until: T0 + 31_000 };
+  t.same(codes(split(r, units(100))), ['NOT_ENOUGH_BALANCE'], 'refused by the handler');
+  t.same(codes(split(r)), ['PositionSplit'], 'the refused request was not remembered: it applies now');
+  t.same(codes(split(r)), ['REQUEST_REPLAYED'], 'then a copy is a replay');
+  t.same(codes(split(r, units(1), T0 + 31_000)), ['REQUEST_STALE'], 'and at its end the engine forgets it: stale');
+  t.equal(engine.state.requests.size(), 0);
+  t.equal(engine.state.requests.forgottenThrough, T0, 'the horizon moved to its signing time');
+  t.same(codes(split({ id: 'r2', signedAt: T0, until: T0 + 120_000 }, units(1), T0 + 31_000)), ['REQUEST_STALE'], 'signed at the horizon: stale whatever its window');
+  t.same(codes(split({ id: 'r3', signedAt: T0 + 1, until: T0 + 120_000 }, units(1), T0 + 31_000)), ['PositionSplit'], 'signed after it: fresh');
+  t.same(engine.checkInvariants(), []);
+});

@@ -341,7 +341,8 @@ t.test('split, merge and redeem of the caller\'s positions', async (tt) => {
   await host.submit({ type: 'ResolveMarket', conditionId: M4.conditionId, winningOutcome: 1 });
   const redeem = await trader.l2('POST', '/redeem', { market: M4.conditionId });
   tt.same(redeem.body, { success: true, market: M4.conditionId, payout: String(units(6)), balance: String(units(100)), tokens: { [e0]: '0', [e1]: '0' } });
-  const again = await trader.l2('POST', '/redeem', { market: M4.conditionId });
+  // A second redeem is a new signed request (a nonce field: the same body in the same second would be a copy).
+  const again = await trader.l2('POST', '/redeem', { market: M4.conditionId, nonce: 2 });
   tt.same([again.status, again.body], [400, { error: `nothing to redeem in market ${M4.conditionId}` }]);
 });
 
