@@ -68,7 +68,15 @@ function readFlags(argv: readonly string[], problems: ConfigProblem[]): Map<Sett
     const spec: Setting<unknown> = SETTINGS[name];
     if (text === undefined) {
       if (spec.kind.boolean) {
-        text = 'true';
+        // `--flag` alone is true; `--flag false` (as the help and the README write it) takes the next
+        // argument when it is a boolean word, so a following flag or stray argument is never swallowed.
+        const next = argv[i + 1];
+        if (next !== undefined && !next.startsWith('--') && spec.kind.parse(next).ok) {
+          text = next;
+          i += 1;
+        } else {
+          text = 'true';
+        }
       } else {
         const next = argv[i + 1];
         if (next === undefined || next.startsWith('--')) {

@@ -82,9 +82,12 @@ export const SETTINGS = {
   ),
   catalogReconcileMaxDeletePercent: setting(int(1, 100), 50, 'A reconciliation that would delete more than this percentage of the stored markets, events, series or tags of its upstream deletes nothing and is logged; 100 turns the guard off.'),
   demoCatalog: setting(bool(), true, 'Load the demo catalog shipped in the repository on first start.'),
+  demoTraders: setting(bool(), true, 'Run the demo traders (a market maker and three takers using the official client over the public API) on the demo catalog; never when --catalog-upstream-url is set. About 10 orders/s at the default cycle.'),
+  demoTraderCycleMs: setting(int(100, 60_000), 1000, "ms between two of the demo market maker's quote cycles (each refreshes one market's quotes); the takers act about every 1.5-2.5 cycles."),
 
   // Logging
   logLevel: setting(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), 'info', 'Least severe log level written (pino levels).'),
+  logFormat: setting(oneOf(['auto', 'pretty', 'json'] as const), 'auto', 'Log lines as JSON (one object a line, for log shippers) or pretty (coloured text for a terminal); auto: pretty when stdout is a terminal, JSON otherwise.'),
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

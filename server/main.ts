@@ -2,18 +2,19 @@
 // SIGTERM shut it down gracefully; another signal more than two seconds later exits at once. (Ctrl-C in a
 // terminal reaches this process twice, from the terminal and forwarded by npm: that is one request.)
 
-import { pino } from 'pino';
 import { loadConfigOrExit } from '../config/index.js';
 import { SlowUwsError } from '../api/http/uwsLoader.js';
 import { startService } from './service.js';
+import { createLogger } from './logger.js';
+import { startupLines } from './startupLines.js';
 
 const config = loadConfigOrExit();
-const logger = pino({ level: config.logLevel });
+const logger = createLogger(config);
 
 try {
   let onFatal = (): void => {};
   const service = await startService(config, logger, { onFatal: () => onFatal() });
-  logger.info(`serving on http://${config.httpHost}:${service.port} (catalog /catalog, activity /activity, order book /clob; OpenAPI at /openapi.json)`);
+  for (const line of startupLines(config, service)) logger.info(line);
   let firstSignalAt: number | undefined;
   const stop = (signal: string): void => {
     if (firstSignalAt !== undefined) {

@@ -29,6 +29,12 @@ import { ApiKeyRegistry, loadMasterSecret } from '../auth/index.js';
 import { tradingRoutes } from '../api/trading/tradingRoutes.js';
 import { InlineSignatureChecker, WorkerSignatureChecker } from '../api/trading/signatureChecks.js';
 import { operatorRoutes } from '../api/operator/operatorRoutes.js';
+import { startDemoTraders, type DemoTraders } from '../demo/demoTraders.js';
+
+/** Demo traders run with --demo-traders on the demo catalog only: never when an upstream catalog is set. */
+export function demoTradersWanted(config: Config): boolean {
+  return config.demoTraders && config.demoCatalog && config.catalogUpstreamUrl === undefined;
+}
 
 export interface ServiceHooks {
   /** An already open ClickHouse client (tests share one chDB per process); the service does not close it. */
@@ -58,6 +64,8 @@ export interface RunningService {
   /** The header edge on the public port; undefined with --header-edge false. */
   readonly edge: HeaderEdge | undefined;
   readonly metrics: ServiceMetrics;
+  /** The demo traders, when they run (demoTradersWanted). */
+  readonly demo: DemoTraders | undefined;
   close(): Promise<void>;
 }
 
@@ -150,9 +158,15 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   if (edge !== undefined) metrics.watchEdge(edge);
   logger.info({ host: config.httpHost, port, uwsSocket: listener.socketPath }, 'listening');
 
+  // Demo traders trade the demo catalog through the public port like any client; never beside a real catalog.
+  const demo = demoTradersWanted(config)
+    ? await startDemoTraders({ clobUrl: `http://127.0.0.1:${port}/clob`, chainId: config.chainId, host, seed: master.key, logger, cycleMs: config.demoTraderCycleMs })
+    : undefined;
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      await demo?.stop();
       await listener.stop();
       listener.removeSocket();
       await http.drained();
@@ -170,5 +184,5 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     return closing;
   };
 
-  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, close };
+  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, demo, close };
 }

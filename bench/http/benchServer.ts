@@ -86,7 +86,7 @@ async function service(): Promise<void> {
   const parsed = parseConfig([], {});
   if (parsed.kind !== 'config') throw new Error('bad default config');
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-http-'));
-  const config = { ...parsed.config, dataDir, httpPort: 0, rateLimit: false, logLevel: 'warn' as const, headerEdge: edge, edgeThread };
+  const config = { ...parsed.config, dataDir, httpPort: 0, rateLimit: false, logLevel: 'warn' as const, headerEdge: edge, edgeThread, demoTraders: false };
   const running = await startService(config, pino({ level: 'warn' }));
   const host = running.engine;
   const markets = [...host.engine.markets()].filter((m) => m.status === 'active');

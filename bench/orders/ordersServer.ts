@@ -47,6 +47,7 @@ const config = {
   headerEdge,
   authFreshnessSec: 3600,
   orderTimestampWindowSec: 3600,
+  demoTraders: false,
   operatorToken: randomBytes(24).toString('hex'),
 };
 const running = await startService(config, pino({ level: 'warn' }));

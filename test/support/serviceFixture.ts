@@ -20,7 +20,7 @@ export interface TestService {
 export function testConfig(settings: Partial<Config> = {}): Config {
   const parsed = parseConfig([], {});
   if (parsed.kind !== 'config') throw new Error('default configuration is invalid');
-  return { ...parsed.config, dataDir: mkdtempSync(join(tmpdir(), 'svc-')), httpPort: 0, rateLimit: false, logLevel: 'silent', ...settings };
+  return { ...parsed.config, dataDir: mkdtempSync(join(tmpdir(), 'svc-')), httpPort: 0, rateLimit: false, logLevel: 'silent', demoTraders: false, ...settings };
 }
 
 export async function startTestService(settings: Partial<Config> = {}): Promise<TestService> {

@@ -1,0 +1,31 @@
+// The first lines `npm start` logs once the service serves: where everything is (the API surfaces, the
+// OpenAPI document, metrics, the operator API when on) and whether demo traders are trading. One log line
+// each, so they read as text on a terminal and as records in JSON logs.
+
+import type { Config } from '../config/index.js';
+import type { RunningService } from './service.js';
+
+export function startupLines(config: Config, service: Pick<RunningService, 'port' | 'demo'>): string[] {
+  const host = config.httpHost === '0.0.0.0' || config.httpHost === '::' ? '127.0.0.1' : config.httpHost;
+  const base = `http://${host}:${service.port}`;
+  const lines = [
+    `serving on ${base}`,
+    `  order book and trading (CLOB): ${base}/clob   (also at the root: ${base}/book?token_id=…)`,
+    `  catalog (Gamma):               ${base}/catalog/markets`,
+    `  activity (Data API):           ${base}/activity/trades`,
+    `  OpenAPI:                       ${base}/openapi.json`,
+    `  metrics (Prometheus):          ${base}/metrics`,
+  ];
+  lines.push(
+    config.operatorToken === undefined
+      ? '  operator API:                  off (set --operator-token to turn it on)'
+      : `  operator API:                  ${base}/operator (bearer token from --operator-token)`,
+  );
+  const demo = service.demo;
+  lines.push(
+    demo === undefined
+      ? '  demo traders:                  off'
+      : `  demo traders:                  ON: a market maker and takers trade ${demo.markets.length} demo markets through the public API (at most ~${demo.ordersPerSecond} orders/s); --demo-traders false turns them off`,
+  );
+  return lines;
+}

@@ -1,0 +1,75 @@
+// The demo traders on a fresh service: within seconds the demo markets' books have depth on both sides,
+// trades print on the activity surface and price history fills, all through the public API (the traders are
+// the official client over HTTP). They are off with --demo-traders false and whenever an upstream catalog is
+// configured, and the start-up lines say which.
+
+import t from 'tap';
+import { demoTradersWanted } from '../../server/service.js';
+import { startupLines } from '../../server/startupLines.js';
+import { startTestService, testConfig } from '../support/serviceFixture.js';
+
+interface Book {
+  bids: { price: string; size: string }[];
+  asks: { price: string; size: string }[];
+}
+
+async function json<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function until<T>(what: string, deadlineMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+t.test('demo traders make a live exchange: depth, trades, price history', async (t) => {
+  const svc = await startTestService({ demoTraders: true, demoTraderCycleMs: 150, projectionIntervalMs: 50 });
+  t.teardown(() => svc.close());
+  const demo = svc.service.demo;
+  if (demo === undefined) throw new Error('demo traders should run on the demo catalog');
+  t.equal(demo.markets.length, 4, 'four demo markets');
+  t.match(startupLines(svc.service.config, svc.service).join('\n'), /demo traders: +ON: a market maker and takers trade 4 demo markets/);
+  const market = svc.service.engine.engine.market(demo.markets[0] as string);
+  const [yes, no] = market?.tokenIds ?? ['', ''];
+
+  const book = await until('a book with depth on both sides', 20_000, async () => {
+    const b = await json<Book>(`${svc.baseUrl}/clob/book?token_id=${yes}`);
+    return b.bids.length >= 2 && b.asks.length >= 2 ? b : undefined;
+  });
+  t.ok(Number(book.bids.at(-1)?.price) < Number(book.asks.at(-1)?.price), 'best bid below best ask');
+  const mirror = await json<Book>(`${svc.baseUrl}/clob/book?token_id=${no}`);
+  t.ok(mirror.bids.length >= 2 && mirror.asks.length >= 2, 'the other outcome shows the same liquidity, mirrored');
+
+  const trades = await until('trades on the activity surface', 30_000, async () => {
+    const list = await json<{ conditionId: string }[]>(`${svc.baseUrl}/activity/trades?limit=50`);
+    return list.length >= 3 ? list : undefined;
+  });
+  t.ok(trades.every((x) => demo.markets.includes(x.conditionId)), 'trades in the demo markets');
+
+  const history = await until('price history', 30_000, async () => {
+    for (const m of demo.markets) {
+      const tokens = svc.service.engine.engine.market(m)?.tokenIds ?? [];
+      for (const token of tokens) {
+        const h = await json<{ history: { t: number; p: number }[] }>(`${svc.baseUrl}/clob/prices-history?market=${token}&interval=1h`);
+        if (h.history.length > 0) return h.history;
+      }
+    }
+    return undefined;
+  });
+  t.ok(history[0]!.p > 0 && history[0]!.p < 1, 'a price between 0 and 1');
+});
+
+t.test('demo traders run only on the demo catalog, and --demo-traders false turns them off', async (t) => {
+  t.equal(demoTradersWanted(testConfig({ demoTraders: true })), true);
+  t.equal(demoTradersWanted(testConfig({ demoTraders: false })), false);
+  t.equal(demoTradersWanted(testConfig({ demoTraders: true, catalogUpstreamUrl: 'http://127.0.0.1:9/gamma' })), false, 'never beside an upstream catalog');
+  t.equal(demoTradersWanted(testConfig({ demoTraders: true, demoCatalog: false })), false);
+  t.match(startupLines(testConfig(), { port: 8080, demo: undefined }).join('\n'), /demo traders: +off/);
+});
