@@ -1,4 +1,4 @@
-// Renders the README's error tables from the code's two catalogues, so neither can drift from what the
+// Renders the error tables of docs/errors.md from the code's two catalogues, so neither can drift from what the
 // service answers: HTTP-level errors (api/http/apiErrors.ts, with the header edge's own answers from
 // api/http/edge/edgeErrors.ts as rows marked "(edge)") and trading rejections (engine/rejectReasons.ts).
 // test/readme.test.ts compares them. `npm run --silent errors:table` prints both.

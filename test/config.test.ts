@@ -246,18 +246,18 @@ t.test('npm run config:table prints the rendered table', async (t) => {
   t.equal(run.stdout, renderSettingsTable());
 });
 
-// README.md carries the table between <!-- config-table:start --> and <!-- config-table:end -->; it must
-// equal the generated table (`npm run --silent config:table`).
-const readmePath = `${root}README.md`;
+// docs/configuration.md carries the table between <!-- config-table:start --> and <!-- config-table:end -->;
+// it must equal the generated table (`npm run --silent config:table`).
+const readmePath = `${root}docs/configuration.md`;
 const readme = existsSync(readmePath) ? readFileSync(readmePath, 'utf8') : '';
 const START = '<!-- config-table:start -->';
 const END = '<!-- config-table:end -->';
 
-t.test('the README configuration table equals the settings table', async (t) => {
+t.test('the configuration table of docs/configuration.md equals the settings table', async (t) => {
   const start = readme.indexOf(START);
-  t.ok(start >= 0, `README.md has the ${START} marker`);
+  t.ok(start >= 0, `docs/configuration.md has the ${START} marker`);
   const end = readme.indexOf(END, start);
-  t.ok(end > start, `README.md has the matching ${END} marker`);
+  t.ok(end > start, `docs/configuration.md has the matching ${END} marker`);
   const inReadme = readme.slice(start + START.length, end).trim();
   t.equal(inReadme, renderSettingsTable().trim(), 'regenerate it with: npm run --silent config:table');
 });

@@ -37,7 +37,7 @@ export const API_ERRORS = {
   invalid_builder_trade_params: { status: 400, message: 'invalid builder trade params', when: 'GET /builder/trades got a builder_code that is not bytes32 hex (0x + 64 hex digits).' },
   api_key_create_failed: { status: 400, message: 'Could not create api key', when: 'POST /auth/api-key for an (address, nonce) that already has a key, or whose key was deleted; clients then derive.' },
   api_key_derive_failed: { status: 400, message: 'Could not derive api key!', when: 'GET /auth/derive-api-key for an (address, nonce) whose key was deleted.' },
-  engine_rejected: { status: 400, message: '{detail}', when: "The engine refused the command; the message is the engine's (README, engine reject catalogue)." },
+  engine_rejected: { status: 400, message: '{detail}', when: "The engine refused the command; the message is the engine's (docs/errors.md, engine reject catalogue)." },
   unauthorized: { status: 401, message: '{detail}', when: 'Authentication headers are missing, stale, or do not verify.' },
   operator_unauthorized: { status: 401, message: 'unauthorized: the operator API needs Authorization: Bearer <operator token>', when: 'An /operator/* request without the configured operator token (missing, another scheme, or wrong); nothing else of it is read.' },
   ip_not_allowlisted: { status: 403, message: 'unauthorized: ip_not_allowlisted', when: "The caller's IP is outside the activity surface's allowlist." },
