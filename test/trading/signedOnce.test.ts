@@ -165,6 +165,17 @@ t.test('L2 requests replayed unchanged inside their freshness window act once', 
   tt.same(c2.body, { canceled: [laterId], not_canceled: {} }, 'DELETE /cancel-all sent again cancels what is open then');
   tt.equal(total(), fundsBefore, 'and moves no funds');
 
+  const scoped = JSON.stringify({ market: M.conditionId });
+  const scopedHeaders = tr.l2Headers('DELETE', '/cancel-market-orders', scoped);
+  const m1 = await tr.request('DELETE', '/cancel-market-orders', { headers: scopedHeaders, body: scoped });
+  tt.same(m1.body, { canceled: [], not_canceled: {} }, 'DELETE /cancel-market-orders with nothing open');
+  const fourth = await tr.postOrder(await tr.signOrder(bid(0.13, 10)));
+  const fourthId = (fourth.body as { orderID: string }).orderID;
+  const fundsBeforeScoped = total();
+  const m2 = await tr.request('DELETE', '/cancel-market-orders', { headers: scopedHeaders, body: scoped });
+  tt.same(m2.body, { canceled: [fourthId], not_canceled: {} }, 'DELETE /cancel-market-orders sent again cancels what is open then');
+  tt.equal(total(), fundsBeforeScoped, 'and moves no funds');
+
   const third = await tr.postOrder(await tr.signOrder(bid(0.12, 10)));
   const thirdId = (third.body as { orderID: string }).orderID;
   // Cancelling an order id is idempotent: a replay finds it already cancelled and changes nothing.
