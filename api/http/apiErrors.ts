@@ -53,7 +53,7 @@ export const API_ERRORS = {
   rate_limited: { status: 429, message: 'Too Many Requests', when: 'A rate-limit window of the route is full; Retry-After says when to retry.' },
   internal_db: { status: 500, message: 'internal_error: unexpected database failure', when: 'ClickHouse failed while answering an activity or history read.' },
   internal: { status: 500, message: 'internal error', when: 'An unexpected failure; it is logged with the request id.' },
-  not_implemented: { status: 501, message: 'method {method} is not implemented', when: 'A method this server does not know (QUERY, a typo); the connection stays usable.' },
+  not_implemented: { status: 501, message: 'method {method} is not implemented', when: 'A method this server does not know (a typo, an extension) on a path no route has; on a known path it is 405. The connection stays usable.' },
   unavailable: { status: 503, message: '{detail}', when: 'The engine is stopped, starting or shutting down; retry later.' },
 } as const satisfies Record<string, ApiErrorSpec>;
 

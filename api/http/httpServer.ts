@@ -8,9 +8,9 @@
 // callback returns); every response registers onAborted and writes nothing after the client went away.
 //
 // Methods (RFC 9110 §9): every GET route also answers HEAD (the same status and headers, no body); every
-// known path answers OPTIONS with 204 and `Allow` (a CORS preflight: cors.ts) and any other method with 405
-// and `Allow`; a path no route has answers 404. A method uWS does not know reaches the server from the edge
-// as TRACE with `x-pmx-method` (edge/requestHead.ts) and is answered 501 on any path.
+// known path answers OPTIONS with 204 and `Allow` (a CORS preflight: cors.ts) and any other method, known or
+// not, with 405 and `Allow`; a path no route has answers 404, or 501 to a method the server does not know.
+// Such a method reaches the server from the edge as TRACE with `x-pmx-method` (edge/requestHead.ts).
 //
 // Every response goes out through one writer (`write`): the CORS headers the request's Origin calls for,
 // `connection: keep-alive|close` echoed when the request names one (an HTTP/1.0 client behind the edge
@@ -396,13 +396,13 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     let status: number;
     let extra: Record<string, string> | undefined;
     let body = '';
-    if (unknownMethod !== undefined) {
+    if (allow === undefined && unknownMethod !== undefined) {
       status = 501;
       body = JSON.stringify(errorBody('service', new ApiError('not_implemented', { method: unknownMethod.slice(0, 64) })));
     } else if (allow === undefined) {
       status = 404;
       body = NOT_FOUND_BODY;
-    } else if (method === 'OPTIONS') {
+    } else if (method === 'OPTIONS' && unknownMethod === undefined) {
       status = 204;
       extra = preflight && cors !== undefined ? { allow, ...preflightHeaders(cors, headers.origin, allow) } : { allow };
     } else {

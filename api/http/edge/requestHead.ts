@@ -14,7 +14,7 @@
 //   otherwise (uWS then closes after its answer), and any Upgrade field removed (RFC 9110 §7.8). A
 //   Transfer-Encoding in HTTP/1.0 is faulty framing (RFC 9112 §6.1) and refused.
 // - A method other than the nine uWS routes (QUERY, a typo, a lower-case `get`; any token): forwarded as
-//   TRACE with `x-pmx-method: <method>`, so the server answers it in order with 501 and the connection stays
+//   TRACE with `x-pmx-method: <method>`, so the server answers it in order (405 or 501) and the connection stays
 //   usable (its body, if any, is framed and forwarded as any other).
 //
 // Refused (never forwarded): anything not framed unambiguously (RFC 9112 §6.3: CL with TE, differing
