@@ -7,8 +7,14 @@
 // two share the machine's cores. Rate limits are off.
 //
 // Env: BENCH_HEADER_EDGE (unset: both deployments; true or false: that one only), BENCH_SECONDS (10),
-// BENCH_CONNECTIONS (50), BENCH_POSITIONS (true; false skips GET /positions), BENCH_CPU_PROF=<dir> (a CPU
-// profile of the service's main thread over each /book run, summarised after the tables).
+// BENCH_CONNECTIONS (50), BENCH_POSITIONS (true; false skips GET /positions), BENCH_COMPRESSION (true; false
+// skips the compression runs), BENCH_CPU_PROF=<dir> (a CPU profile of the service's main thread over each
+// /book run, summarised after the tables).
+//
+// Compression runs: GET /book again with a browser's `Accept-Encoding: gzip, deflate, br` (its answer is
+// under the threshold, so this shows what merely asking costs the fast path), and the 94 KB
+// GET /catalog/markets?limit=50 page as it is, in gzip and in br: the CPU per request of each, whose
+// difference is what compressing one page costs.
 //
 // Each run also reports the server's CPU time per request (its process's, and its main thread's, read over
 // IPC before and after): requests/s moves with whatever else runs on the machine, CPU per request much less,
@@ -17,7 +23,8 @@
 // The last line is one JSON object: {bench: 'http', edge: {...} | null, noEdge: {...} | null, target,
 // targetMet, loadAvgStart, loadAvgEnd, machine} where each deployment has {ceilingRps, ceilingP99Ms,
 // ceilingCpuUsPerRequest, bookRps, bookP50Ms, bookP99Ms, bookVsCeiling, bookCpuUsPerRequest,
-// bookMainCpuUsPerRequest, bookCpuVsCeiling, positionsRps, positionsP99Ms, errors}; targetMet is
+// bookMainCpuUsPerRequest, bookCpuVsCeiling, positionsRps, positionsP99Ms, bookAskingCompression{Rps,CpuUsPerRequest},
+// page{,Gzip,Br}CpuUsPerRequest, errors}; targetMet is
 // bookVsCeiling >= target in every deployment measured. Also the flat fields of earlier runs, for the
 // deployment where uWS owns the port (bareRps, bookRps, bookP99Ms, bookVsCeiling, positionsRps,
 // positionsP99Ms; null when it was not measured).
@@ -33,6 +40,8 @@ import { summariseProfile } from './orders/profileSummary.js';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const POSITIONS = process.env.BENCH_POSITIONS !== 'false';
+const COMPRESSION = process.env.BENCH_COMPRESSION !== 'false';
+const BROWSER_ENCODINGS = 'gzip, deflate, br';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const TARGET = 0.5;
 const EDGE_MODES: readonly boolean[] = process.env.BENCH_HEADER_EDGE === undefined || process.env.BENCH_HEADER_EDGE === '' ? [true, false] : [process.env.BENCH_HEADER_EDGE !== 'false'];
@@ -96,9 +105,9 @@ interface Cpu {
   readonly mainUs?: number;
 }
 
-async function load(server: Started, url: string): Promise<Load> {
+async function load(server: Started, url: string, headers: Record<string, string> = {}): Promise<Load> {
   const before = (await ask(server, { op: 'cpu' })) as Cpu;
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, pipelining: 1 });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, pipelining: 1, headers });
   const after = (await ask(server, { op: 'cpu' })) as Cpu;
   const requests = Math.max(1, result.requests.total);
   const main = before.mainUs === undefined || after.mainUs === undefined ? null : Number(((after.mainUs - before.mainUs) / requests).toFixed(1));
@@ -117,8 +126,26 @@ interface Deployment {
   readonly ceiling: Load;
   readonly book: Load;
   readonly positions: Load | undefined;
+  readonly compression: Compression | undefined;
   readonly markets: number;
   readonly profile: string[] | undefined;
+}
+
+interface Compression {
+  readonly bookAsking: Load;
+  readonly page: Load;
+  readonly pageGzip: Load;
+  readonly pageBr: Load;
+}
+
+async function measureCompression(svc: Started, base: string, bookUrl: string): Promise<Compression> {
+  const page = `${base}/catalog/markets?limit=50`;
+  return {
+    bookAsking: await load(svc, bookUrl, { 'accept-encoding': BROWSER_ENCODINGS }),
+    page: await load(svc, page),
+    pageGzip: await load(svc, page, { 'accept-encoding': 'gzip' }),
+    pageBr: await load(svc, page, { 'accept-encoding': BROWSER_ENCODINGS }),
+  };
 }
 
 async function measure(edge: boolean): Promise<Deployment> {
@@ -143,8 +170,9 @@ async function measure(edge: boolean): Promise<Deployment> {
     profile = [`profile of the service's main thread over GET /book (${edge ? 'edge' : 'no edge'}): ${file}`, ...summariseProfile(file, book.requests, 'request')];
   }
   const positions = POSITIONS ? await load(svc, `${base}/positions?user=${svc.info.user ?? ''}&limit=100`) : undefined;
+  const compression = COMPRESSION ? await measureCompression(svc, base, bookUrl) : undefined;
   await stop(svc);
-  return { ceiling, book, positions, markets: (svc.info.markets ?? 1) - 1, profile };
+  return { ceiling, book, positions, compression, markets: (svc.info.markets ?? 1) - 1, profile };
 }
 
 const results = new Map<boolean, Deployment>();
@@ -165,6 +193,12 @@ for (const [edge, d] of results) {
   row(ceilingName, d.ceiling, false);
   row('GET /book (80 levels)', d.book, true);
   if (d.positions !== undefined) row(`GET /positions (${d.markets} markets)`, d.positions, true);
+  if (d.compression !== undefined) {
+    row(`GET /book, Accept-Encoding: ${BROWSER_ENCODINGS}`, d.compression.bookAsking, true);
+    row('GET /catalog/markets?limit=50 (94 KB)', d.compression.page, false);
+    row('… in gzip', d.compression.pageGzip, false);
+    row('… in br', d.compression.pageBr, false);
+  }
 }
 for (const d of results.values()) for (const line of d.profile ?? []) console.log(line);
 
@@ -184,7 +218,12 @@ const summary = (d: Deployment | undefined): object | null =>
         bookCpuVsCeiling: Number((d.ceiling.cpuUsPerRequest / d.book.cpuUsPerRequest).toFixed(3)),
         positionsRps: d.positions?.rps ?? null,
         positionsP99Ms: d.positions?.p99Ms ?? null,
-        errors: d.ceiling.non2xx + d.book.non2xx + (d.positions?.non2xx ?? 0),
+        bookAskingCompressionRps: d.compression?.bookAsking.rps ?? null,
+        bookAskingCompressionCpuUsPerRequest: d.compression?.bookAsking.cpuUsPerRequest ?? null,
+        pageCpuUsPerRequest: d.compression?.page.cpuUsPerRequest ?? null,
+        pageGzipCpuUsPerRequest: d.compression?.pageGzip.cpuUsPerRequest ?? null,
+        pageBrCpuUsPerRequest: d.compression?.pageBr.cpuUsPerRequest ?? null,
+        errors: d.ceiling.non2xx + d.book.non2xx + (d.positions?.non2xx ?? 0) + (d.compression === undefined ? 0 : d.compression.bookAsking.non2xx + d.compression.page.non2xx + d.compression.pageGzip.non2xx + d.compression.pageBr.non2xx),
       };
 const edgeRun = results.get(true);
 const noEdgeRun = results.get(false);

@@ -14,6 +14,7 @@ import { createHttpServer, type HttpServer } from '../../api/http/httpServer.js'
 import { IpAllowlist } from '../../api/http/ipAllowlist.js';
 import { RateLimiter } from '../../api/http/rateLimiter.js';
 import { ROOT_RULES } from '../../api/http/rootRules.js';
+import { rawExchange } from '../support/rawHttp.js';
 import { loadUws } from '../../api/http/uwsLoader.js';
 
 const { uws, native } = loadUws(false);
@@ -76,28 +77,6 @@ async function http(base: string, method: string, path: string, body?: string, h
   const res = await fetch(base + path, { method, body, headers });
   const text = await res.text();
   return { status: res.status, headers: Object.fromEntries(res.headers), text, json: () => JSON.parse(text) as unknown };
-}
-
-/** Writes `bytes` to the port and reads until `responses` HTTP/1.1 status lines have arrived and 200 ms passed. */
-function rawExchange(port: number, bytes: string, responses: number): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let got = '';
-    const done = (): void => {
-      socket.destroy();
-      resolve(got);
-    };
-    const timer = setTimeout(done, 5000);
-    socket.on('connect', () => socket.write(bytes));
-    socket.on('data', (d: Buffer) => {
-      got += d.toString('latin1');
-      if (got.split('HTTP/1.1 ').length - 1 >= responses) {
-        clearTimeout(timer);
-        setTimeout(done, 200);
-      }
-    });
-    socket.on('error', done);
-  });
 }
 
 /** One request through node:http, which leaves the body as sent (fetch would decode it). */
@@ -184,7 +163,7 @@ t.test('a known path with another method is 405 with Allow; OPTIONS is 204 with 
 t.test('HEAD answers every GET route with its status and headers and no body', async (t) => {
   const { base } = await start(t);
   const port = Number(new URL(base).port);
-  const reply = await rawExchange(port, 'HEAD /catalog/markets?limit=3 HTTP/1.1\r\nHost: h\r\n\r\nHEAD /nope HTTP/1.1\r\nHost: h\r\n\r\nHEAD /catalog/markets?limit=99 HTTP/1.1\r\nHost: h\r\n\r\nGET /catalog/markets?limit=3 HTTP/1.1\r\nHost: h\r\n\r\n', 4);
+  const { text: reply } = await rawExchange(port, 'HEAD /catalog/markets?limit=3 HTTP/1.1\r\nHost: h\r\n\r\nHEAD /nope HTTP/1.1\r\nHost: h\r\n\r\nHEAD /catalog/markets?limit=99 HTTP/1.1\r\nHost: h\r\n\r\nGET /catalog/markets?limit=3 HTTP/1.1\r\nHost: h\r\n\r\n', 4);
   const heads = reply.split('HTTP/1.1 ').slice(1);
   t.equal(heads.length, 4, 'four responses, framed as such');
   t.match(heads[0], /^200 OK\r\n[^]*content-length: 15\r\n[^]*\r\n\r\n$/, 'HEAD 200: the GET body length, no body');
