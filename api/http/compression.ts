@@ -21,6 +21,17 @@ const GZIP_OPTIONS = { level: 1 };
  */
 export function chooseCoding(acceptEncoding: string | undefined): ContentCoding | undefined {
   if (acceptEncoding === undefined || acceptEncoding === '') return undefined;
+  // A client sends the same value on every request: the last answer is kept.
+  if (acceptEncoding === lastAccept) return lastCoding;
+  lastCoding = parseAcceptEncoding(acceptEncoding);
+  lastAccept = acceptEncoding;
+  return lastCoding;
+}
+
+let lastAccept: string | undefined;
+let lastCoding: ContentCoding | undefined;
+
+function parseAcceptEncoding(acceptEncoding: string): ContentCoding | undefined {
   let gzip = false;
   let any = false;
   for (const item of acceptEncoding.split(',')) {

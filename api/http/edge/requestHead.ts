@@ -146,8 +146,9 @@ export function parseRequestHead(head: Buffer, ipTail: Buffer): ParsedRequestHea
   }
   if (hosts > 1 || (hosts === 0 && !http10) || (chunked && contentLength >= 0)) return fail('malformed_request');
   const methodEnd = head.indexOf(SP);
-  const method = head.toString('latin1', 0, methodEnd);
-  const known = UWS_METHODS.has(method);
+  const common = commonMethod(head, methodEnd);
+  const method = common ?? head.toString('latin1', 0, methodEnd);
+  const known = common !== undefined || UWS_METHODS.has(method);
   let added = '';
   if (!known) added += `${METHOD_HEADER}: ${method}\r\n`;
   if (http10) added += `${hosts === 0 ? 'host: \r\n' : ''}connection: ${keepAlive ? 'keep-alive' : 'close'}\r\n`;
@@ -165,6 +166,16 @@ export function parseRequestHead(head: Buffer, ipTail: Buffer): ParsedRequestHea
     forwarded = head.subarray(0, last);
   }
   return { kind: 'request', pieces: [forwarded, ipTail], body, upgrade, head: method === 'HEAD', underscores };
+}
+
+/** GET, POST, DELETE or HEAD, read without making a string (the methods of nearly every request), else undefined. */
+function commonMethod(head: Buffer, end: number): string | undefined {
+  const c = head[0];
+  if (end === 3 && c === 0x47 && head[1] === 0x45 && head[2] === 0x54) return 'GET';
+  if (end === 4 && c === 0x50 && head[1] === 0x4f && head[2] === 0x53 && head[3] === 0x54) return 'POST';
+  if (end === 4 && c === 0x48 && head[1] === 0x45 && head[2] === 0x41 && head[3] === 0x44) return 'HEAD';
+  if (end === 6 && c === 0x44 && head.toString('latin1', 0, 6) === 'DELETE') return 'DELETE';
+  return undefined;
 }
 
 const HTTP_1_1 = 1;
