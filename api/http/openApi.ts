@@ -102,7 +102,7 @@ export function openApiDocument(routes: readonly RouteDef[], version: string): J
       description:
         'Catalog (/catalog), activity (/activity) and order-book and trading (/clob) surfaces. Every path is also served at the root when only one surface has it; shared paths follow these rules:\n' +
         rules +
-        '\n\nEvery GET path also answers HEAD (headers only). Every path answers OPTIONS with 204 and `Allow` (and, for a CORS preflight from an allowed origin, the CORS headers), and any other method with 405 and `Allow`; a method the server does not know gets 501. HTTP/1.0 and HTTP/1.1 are served; bodies of 1 KiB or more are compressed with br or gzip when Accept-Encoding allows.',
+        '\n\nEvery GET path also answers HEAD (headers only). Every path answers OPTIONS with 204 and `Allow` (and, for a CORS preflight from an allowed origin, the CORS headers), and any other method with 405 and `Allow`; a method the server does not know gets 501. HTTP/1.0 and HTTP/1.1 are served; bodies above a size threshold (16 KiB by default) are compressed with br or gzip when Accept-Encoding allows.',
     },
     paths,
   };
