@@ -219,10 +219,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     });
   };
 
-  const responseContext = (method: RequestMethod | 'OPTIONS', headers: Readonly<Record<string, string | undefined>>): ResponseContext => {
+  const responseContext = (head: boolean, headers: Readonly<Record<string, string | undefined>>): ResponseContext => {
     const connection = headers.connection;
     return {
-      head: method === 'HEAD',
+      head,
       cors: cors === undefined ? undefined : corsResponseHeaders(cors, headers.origin),
       coding: compressMin > 0 ? chooseCoding(headers['accept-encoding']) : undefined,
       connection: connection === 'keep-alive' || connection === 'close' ? connection : undefined,
@@ -297,7 +297,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   /** Handles one request for a route already chosen. */
   const handle = (res: HttpResponse, route: CompiledRoute, inc: Incoming): void => {
     const startedAt = clock();
-    const state: RequestState = { answered: false, finished: false, readingBody: false, out: responseContext(inc.method, inc.headers) };
+    const state: RequestState = { answered: false, finished: false, readingBody: false, out: responseContext(inc.method === 'HEAD', inc.headers) };
     inFlight += 1;
     res.onAborted(() => {
       // The client is gone: nothing may be written. A handler already running still finishes (its command
@@ -385,10 +385,11 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   /** A response the server writes without a route (OPTIONS, 404, 405, 501): read what it needs of `req` first. */
   const answerWithoutRoute = (res: HttpResponse, req: HttpRequest, allow: string | undefined): void => {
     const method = req.getMethod().toUpperCase();
-    const headers = { origin: orUndefined(req.getHeader('origin')), connection: orUndefined(req.getHeader('connection')), 'accept-encoding': undefined };
+    // These answers are small: Accept-Encoding is not read.
+    const headers = { origin: orUndefined(req.getHeader('origin')), connection: orUndefined(req.getHeader('connection')) };
     const unknownMethod = orUndefined(req.getHeader(METHOD_HEADER));
     const preflight = method === 'OPTIONS' && headers.origin !== undefined && req.getHeader('access-control-request-method') !== '';
-    const out = responseContext(method === 'HEAD' ? 'HEAD' : 'OPTIONS', headers);
+    const out = responseContext(method === 'HEAD', headers);
     let answered = false;
     res.onAborted(() => {
       answered = true;
@@ -402,7 +403,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     } else if (allow === undefined) {
       status = 404;
       body = NOT_FOUND_BODY;
-    } else if (method === 'OPTIONS' && unknownMethod === undefined) {
+    } else if (method === 'OPTIONS') {
       status = 204;
       extra = preflight && cors !== undefined ? { allow, ...preflightHeaders(cors, headers.origin, allow) } : { allow };
     } else {
@@ -415,6 +416,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     res.onData((_chunk, isLast) => {
       if (!isLast || answered) return;
       answered = true;
+      // A preflight's CORS headers are the preflight's own (in `extra`), not those of an actual response.
       write(res, preflight ? { ...out, cors: undefined } : out, status, 'application/json', extra, body, false);
       options.onResponse?.(undefined, status, startedAt);
     });
