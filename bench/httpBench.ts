@@ -7,8 +7,15 @@
 // two share the machine's cores. Rate limits are off.
 //
 // Env: BENCH_HEADER_EDGE (unset: both deployments; true or false: that one only), BENCH_SECONDS (10),
-// BENCH_CONNECTIONS (50), BENCH_POSITIONS (true; false skips GET /positions), BENCH_CPU_PROF=<dir> (a CPU
-// profile of the service's main thread over each /book run, summarised after the tables).
+// BENCH_CONNECTIONS (50), BENCH_POSITIONS (true; false skips GET /positions), BENCH_COMPRESSION (true; false
+// skips the compression runs), BENCH_CPU_PROF=<dir> (a CPU profile of the service's main thread over each
+// /book run, summarised after the tables).
+//
+// Compression: GET /book again with a browser's `Accept-Encoding: gzip, deflate, br` (its answer is under
+// the threshold, so this shows what merely asking costs the fast path), and what compressing the 94 KB
+// GET /catalog/markets?limit=50 page costs per request: api/http/compression.ts on that page's body, timed
+// in this process by CPU time (a load run of that page measures its ClickHouse query, whose CPU varies by
+// far more than the compression costs).
 //
 // Each run also reports the server's CPU time per request (its process's, and its main thread's, read over
 // IPC before and after): requests/s moves with whatever else runs on the machine, CPU per request much less,
@@ -17,7 +24,8 @@
 // The last line is one JSON object: {bench: 'http', edge: {...} | null, noEdge: {...} | null, target,
 // targetMet, loadAvgStart, loadAvgEnd, machine} where each deployment has {ceilingRps, ceilingP99Ms,
 // ceilingCpuUsPerRequest, bookRps, bookP50Ms, bookP99Ms, bookVsCeiling, bookCpuUsPerRequest,
-// bookMainCpuUsPerRequest, bookCpuVsCeiling, positionsRps, positionsP99Ms, errors}; targetMet is
+// bookMainCpuUsPerRequest, bookCpuVsCeiling, positionsRps, positionsP99Ms, bookAskingCompression{Rps,CpuUsPerRequest},
+// pageBytes, page{Gzip,Br}{Bytes,CpuUs}, errors}; targetMet is
 // bookVsCeiling >= target in every deployment measured. Also the flat fields of earlier runs, for the
 // deployment where uWS owns the port (bareRps, bookRps, bookP99Ms, bookVsCeiling, positionsRps,
 // positionsP99Ms; null when it was not measured).
@@ -28,11 +36,14 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { compress, type ContentCoding } from '../api/http/compression.js';
 import { summariseProfile } from './orders/profileSummary.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const POSITIONS = process.env.BENCH_POSITIONS !== 'false';
+const COMPRESSION = process.env.BENCH_COMPRESSION !== 'false';
+const BROWSER_ENCODINGS = 'gzip, deflate, br';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const TARGET = 0.5;
 const EDGE_MODES: readonly boolean[] = process.env.BENCH_HEADER_EDGE === undefined || process.env.BENCH_HEADER_EDGE === '' ? [true, false] : [process.env.BENCH_HEADER_EDGE !== 'false'];
@@ -96,9 +107,9 @@ interface Cpu {
   readonly mainUs?: number;
 }
 
-async function load(server: Started, url: string): Promise<Load> {
+async function load(server: Started, url: string, headers: Record<string, string> = {}): Promise<Load> {
   const before = (await ask(server, { op: 'cpu' })) as Cpu;
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, pipelining: 1 });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, pipelining: 1, headers });
   const after = (await ask(server, { op: 'cpu' })) as Cpu;
   const requests = Math.max(1, result.requests.total);
   const main = before.mainUs === undefined || after.mainUs === undefined ? null : Number(((after.mainUs - before.mainUs) / requests).toFixed(1));
@@ -117,8 +128,37 @@ interface Deployment {
   readonly ceiling: Load;
   readonly book: Load;
   readonly positions: Load | undefined;
+  readonly compression: Compression | undefined;
   readonly markets: number;
   readonly profile: string[] | undefined;
+}
+
+interface Coded {
+  readonly bytes: number;
+  readonly cpuUsPerRequest: number;
+}
+
+interface Compression {
+  readonly bookAsking: Load;
+  readonly pageBytes: number;
+  readonly gzip: Coded;
+  readonly br: Coded;
+}
+
+function timeCompression(body: string, coding: ContentCoding): Coded {
+  const bytes = compress(body, coding).length;
+  for (let i = 0; i < 20; i++) compress(body, coding);
+  const runs = 200;
+  const start = process.cpuUsage();
+  for (let i = 0; i < runs; i++) compress(body, coding);
+  const used = process.cpuUsage(start);
+  return { bytes, cpuUsPerRequest: Number(((used.user + used.system) / runs).toFixed(1)) };
+}
+
+async function measureCompression(svc: Started, base: string, bookUrl: string): Promise<Compression> {
+  const bookAsking = await load(svc, bookUrl, { 'accept-encoding': BROWSER_ENCODINGS });
+  const page = await (await fetch(`${base}/catalog/markets?limit=50`)).text();
+  return { bookAsking, pageBytes: Buffer.byteLength(page), gzip: timeCompression(page, 'gzip'), br: timeCompression(page, 'br') };
 }
 
 async function measure(edge: boolean): Promise<Deployment> {
@@ -143,8 +183,9 @@ async function measure(edge: boolean): Promise<Deployment> {
     profile = [`profile of the service's main thread over GET /book (${edge ? 'edge' : 'no edge'}): ${file}`, ...summariseProfile(file, book.requests, 'request')];
   }
   const positions = POSITIONS ? await load(svc, `${base}/positions?user=${svc.info.user ?? ''}&limit=100`) : undefined;
+  const compression = COMPRESSION ? await measureCompression(svc, base, bookUrl) : undefined;
   await stop(svc);
-  return { ceiling, book, positions, markets: (svc.info.markets ?? 1) - 1, profile };
+  return { ceiling, book, positions, compression, markets: (svc.info.markets ?? 1) - 1, profile };
 }
 
 const results = new Map<boolean, Deployment>();
@@ -165,6 +206,11 @@ for (const [edge, d] of results) {
   row(ceilingName, d.ceiling, false);
   row('GET /book (80 levels)', d.book, true);
   if (d.positions !== undefined) row(`GET /positions (${d.markets} markets)`, d.positions, true);
+  if (d.compression !== undefined) row(`GET /book, Accept-Encoding: ${BROWSER_ENCODINGS}`, d.compression.bookAsking, true);
+}
+for (const c of [...results.values()].slice(0, 1).map((d) => d.compression)) {
+  if (c === undefined) continue;
+  console.log(`compressing GET /catalog/markets?limit=50 (${c.pageBytes} bytes) on the request thread: gzip ${c.gzip.bytes} bytes in ${c.gzip.cpuUsPerRequest} µs CPU, br ${c.br.bytes} bytes in ${c.br.cpuUsPerRequest} µs CPU`);
 }
 for (const d of results.values()) for (const line of d.profile ?? []) console.log(line);
 
@@ -184,7 +230,14 @@ const summary = (d: Deployment | undefined): object | null =>
         bookCpuVsCeiling: Number((d.ceiling.cpuUsPerRequest / d.book.cpuUsPerRequest).toFixed(3)),
         positionsRps: d.positions?.rps ?? null,
         positionsP99Ms: d.positions?.p99Ms ?? null,
-        errors: d.ceiling.non2xx + d.book.non2xx + (d.positions?.non2xx ?? 0),
+        bookAskingCompressionRps: d.compression?.bookAsking.rps ?? null,
+        bookAskingCompressionCpuUsPerRequest: d.compression?.bookAsking.cpuUsPerRequest ?? null,
+        pageBytes: d.compression?.pageBytes ?? null,
+        pageGzipBytes: d.compression?.gzip.bytes ?? null,
+        pageGzipCpuUs: d.compression?.gzip.cpuUsPerRequest ?? null,
+        pageBrBytes: d.compression?.br.bytes ?? null,
+        pageBrCpuUs: d.compression?.br.cpuUsPerRequest ?? null,
+        errors: d.ceiling.non2xx + d.book.non2xx + (d.positions?.non2xx ?? 0) + (d.compression?.bookAsking.non2xx ?? 0),
       };
 const edgeRun = results.get(true);
 const noEdgeRun = results.get(false);

@@ -3,7 +3,7 @@
 // variable `PMX_FOO_BAR_SEC`; a flag wins over its variable. Defaults give the embedded single-process mode.
 
 import { DEFAULT_ENGINE_CONFIG } from '../engine/index.js';
-import { address, bool, cidr, hostPort, int, listOf, oneOf, text, url, type ValueKind } from './valueKinds.js';
+import { address, bool, cidr, corsOrigin, hostPort, int, listOf, oneOf, text, url, type ValueKind } from './valueKinds.js';
 
 export interface Setting<T> {
   readonly kind: ValueKind<unknown>;
@@ -71,6 +71,14 @@ export const SETTINGS = {
   operatorToken: optional(text({ minLength: 16, placeholder: '<token>' }), 'Bearer token of the operator API; unset turns the operator API off.', { secret: true }),
   activityIpAllowlist: setting(listOf(cidr(), { minItems: 1 }), ['0.0.0.0/0', '::/0'] as readonly string[], 'Client networks allowed on the activity surface; the default allows all.'),
   rateLimit: setting(bool(), true, 'Enforce the per-route request rate limits.'),
+  corsOrigins: setting(
+    listOf(corsOrigin()),
+    ['*'] as readonly string[],
+    'Browser origins allowed to call the API (CORS): `*` for any (no cookies are used, so any origin is safe for what a key-holder can already do), or a list of origins; empty turns CORS off.',
+  ),
+
+  // HTTP responses
+  compressMinBytes: setting(int(0, 2 ** 31 - 1), 16_384, 'Bodies of at least this many bytes are compressed (br or gzip, by Accept-Encoding); 0 turns compression off. Each compression costs ~45 µs of the request thread whatever the size (measured), more than a whole GET /book, so small bodies go as they are.'),
 
   // Catalog
   catalogUpstreamUrl: optional(url(), 'Base URL of an upstream Gamma-shaped catalog to sync from; unset means no sync.'),

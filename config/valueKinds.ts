@@ -102,6 +102,28 @@ export function url(protocols: readonly string[] = ['http:', 'https:']): ValueKi
   };
 }
 
+/** A browser origin (`scheme://host[:port]`, as the Origin header carries it, lower-cased) or `*` for any. */
+export function corsOrigin(): ValueKind<string> {
+  return {
+    expected: 'an origin such as https://app.example.com (scheme, host and port only) or *',
+    placeholder: '<origin>',
+    boolean: false,
+    parse: (raw) => {
+      const value = raw.trim();
+      if (value === '*') return ok(value);
+      let parsed: URL;
+      try {
+        parsed = new URL(value);
+      } catch {
+        return bad('it is not a URL');
+      }
+      if (parsed.origin === 'null' || parsed.origin !== value.toLowerCase().replace(/\/$/, '')) return bad('it has more than a scheme, host and port');
+      return ok(parsed.origin);
+    },
+    format: (value) => value,
+  };
+}
+
 /** A 20-byte hex address with its 0x prefix. Case is kept as given; no EIP-55 checksum check. */
 export function address(): ValueKind<string> {
   return {

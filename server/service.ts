@@ -16,6 +16,7 @@ import { startCatalogService, type CatalogService } from '../catalog/catalogServ
 import { MarketIndex } from '../catalog/marketIndex.js';
 import { createHttpServer, type HttpServer } from '../api/http/httpServer.js';
 import type { HeaderEdge } from '../api/http/headerEdge.js';
+import { corsPolicy } from '../api/http/cors.js';
 import { IpAllowlist } from '../api/http/ipAllowlist.js';
 import { RateLimiter } from '../api/http/rateLimiter.js';
 import { RATE_WINDOWS } from '../api/http/rateLimits.js';
@@ -145,6 +146,8 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     rootRules: ROOT_RULES,
     limiter,
     activityAllowlist: new IpAllowlist(config.activityIpAllowlist),
+    cors: config.corsOrigins.length === 0 ? undefined : corsPolicy(config.corsOrigins),
+    compressMinBytes: config.compressMinBytes,
     clock,
     onResponse: (route, status, startedAt) => metrics.request(route, status, clock() - startedAt),
     onError: (error, route) => logger.error({ err: error, route: `${route.method} ${route.path}` }, 'request failed'),

@@ -48,10 +48,12 @@ export const API_ERRORS = {
   no_orderbook: { status: 404, message: 'No orderbook exists for the requested token id', when: 'The token id belongs to no listed market.' },
   order_not_found: { status: 404, message: 'Order not found', when: 'No order has this id (for this account).' },
   engine_rejected_not_found: { status: 404, message: '{detail}', when: 'The engine refused the command because what it names does not exist (market, order, API key, signer authorisation).' },
+  method_not_allowed: { status: 405, message: 'method not allowed', when: 'The path exists, but not with this method; the Allow header lists its methods.' },
   body_too_large: { status: 413, message: 'request body exceeds {limit} bytes', when: 'A request body is larger than the 1 MiB cap.' },
   rate_limited: { status: 429, message: 'Too Many Requests', when: 'A rate-limit window of the route is full; Retry-After says when to retry.' },
   internal_db: { status: 500, message: 'internal_error: unexpected database failure', when: 'ClickHouse failed while answering an activity or history read.' },
   internal: { status: 500, message: 'internal error', when: 'An unexpected failure; it is logged with the request id.' },
+  not_implemented: { status: 501, message: 'method {method} is not implemented', when: 'A method this server does not know (a typo, an extension) on a path no route has; on a known path it is 405. The connection stays usable.' },
   unavailable: { status: 503, message: '{detail}', when: 'The engine is stopped, starting or shutting down; retry later.' },
 } as const satisfies Record<string, ApiErrorSpec>;
 

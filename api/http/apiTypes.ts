@@ -10,11 +10,14 @@ export type Surface = 'catalog' | 'activity' | 'clob' | 'service';
 
 export type Method = 'GET' | 'POST' | 'DELETE';
 
+/** A request's method: a route's, or HEAD, which every GET route also answers (without the body). */
+export type RequestMethod = Method | 'HEAD';
+
 /** A JSON schema (draft 2020-12 subset that ajv, fast-json-stringify and OpenAPI 3.1 all read). */
 export type JsonSchema = { readonly [key: string]: unknown };
 
 export interface ApiRequest<Q = Record<string, unknown>, B = unknown> {
-  readonly method: Method;
+  readonly method: RequestMethod;
   /** Path relative to the surface's mount point (what an L2 HMAC signs), without the query string. */
   readonly path: string;
   readonly params: Readonly<Record<string, string>>;

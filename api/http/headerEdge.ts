@@ -164,8 +164,8 @@ class EdgeConnection implements FramerSink, TrackerSink {
     if (!this.upstream.write(piece)) this.pauseClient(UPSTREAM_FULL);
   }
 
-  requestForwarded(upgrade: boolean, underscores: boolean): void {
-    this.tracker.expect(upgrade);
+  requestForwarded(upgrade: boolean, underscores: boolean, head: boolean): void {
+    this.tracker.expect(upgrade, head);
     this.ctx.counters.requests++;
     if (underscores) this.ctx.counters.underscoreHeads++;
   }

@@ -7,6 +7,17 @@
 // handler. uWS request data is read synchronously before the first await (uWS invalidates `req` after the
 // callback returns); every response registers onAborted and writes nothing after the client went away.
 //
+// Methods (RFC 9110 §9): every GET route also answers HEAD (the same status and headers, no body); every
+// known path answers OPTIONS with 204 and `Allow` (a CORS preflight: cors.ts) and any other method, known or
+// not, with 405 and `Allow`; a path no route has answers 404, or 501 to a method the server does not know.
+// Such a method reaches the server from the edge as TRACE with `x-pmx-method` (edge/requestHead.ts).
+//
+// Every response goes out through one writer (`write`): the CORS headers the request's Origin calls for,
+// `connection: keep-alive|close` echoed when the request names one (an HTTP/1.0 client behind the edge
+// keeps its connection only so), the body compressed when it is large enough and Accept-Encoding allows
+// (compression.ts), and none at all for HEAD and 204. No response is ever chunked, so each can go to an
+// HTTP/1.0 client as it is.
+//
 // The server listens either on a TCP port (it owns the public port; a request's IP is its socket's) or on
 // a Unix socket behind the header edge (headerEdge.ts; a request's IP is the edge's x-pmx-client-ip, which
 // is trusted only on a Unix-socket connection, where uWS reports no remote address).
@@ -15,7 +26,10 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import { ReadModelInputError } from '../../projections/readModel/errors.js';
 import { ApiError, errorBody } from './apiErrors.js';
 import { clientIpOf } from './headerEdge.js';
-import type { ApiRequest, Method, Reply, RouteDef, Surface } from './apiTypes.js';
+import type { ApiRequest, Method, Reply, RequestMethod, RouteDef, Surface } from './apiTypes.js';
+import { chooseCoding, compress, type ContentCoding } from './compression.js';
+import { corsResponseHeaders, preflightHeaders, type CorsPolicy } from './cors.js';
+import { METHOD_HEADER } from './edge/requestHead.js';
 import type { IpAllowlist } from './ipAllowlist.js';
 import { apiKeyRateKey, type RateLimiter } from './rateLimiter.js';
 import type { RootRule } from './rootRules.js';
@@ -34,6 +48,10 @@ export interface HttpServerOptions {
   readonly activityAllowlist: IpAllowlist;
   readonly clock: () => number;
   readonly maxBodyBytes?: number;
+  /** Which browser origins may call (cors.ts); undefined: no CORS headers. */
+  readonly cors?: CorsPolicy;
+  /** Bodies of at least this many bytes are compressed when the client accepts it; 0 or undefined: never. */
+  readonly compressMinBytes?: number;
   /** Called once per answered request (metrics, logs). */
   readonly onResponse?: (route: RouteDef | undefined, status: number, startedAt: number) => void;
   /** Called with unexpected handler failures (they are answered with a 500). */
@@ -71,10 +89,21 @@ interface RequestState {
   /** The request no longer counts as in flight. */
   finished: boolean;
   readingBody: boolean;
+  readonly out: ResponseContext;
+}
+
+/** What a request asks of its response beyond the route's answer, read from its head once. */
+interface ResponseContext {
+  /** A HEAD request: headers only. */
+  readonly head: boolean;
+  readonly cors: Readonly<Record<string, string>> | undefined;
+  readonly coding: ContentCoding | undefined;
+  /** `keep-alive` or `close`, echoed when the request said so. */
+  readonly connection: string | undefined;
 }
 
 interface Incoming {
-  readonly method: Method;
+  readonly method: RequestMethod;
   readonly path: string;
   readonly rawQuery: string;
   readonly headers: Record<string, string>;
@@ -89,7 +118,7 @@ interface Incoming {
  */
 type Listening = 'none' | 'unix' | 'tcp' | 'both';
 
-function readIncoming(res: HttpResponse, req: HttpRequest, method: Method, names: readonly string[], prefixLength: number, listening: Listening): Incoming {
+function readIncoming(res: HttpResponse, req: HttpRequest, method: RequestMethod, names: readonly string[], prefixLength: number, listening: Listening): Incoming {
   const headers: Record<string, string> = {};
   req.forEach((key, value) => {
     headers[key] = value;
@@ -120,6 +149,8 @@ function decodeURIComponentSafe(s: string): string {
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const { uws, limiter, clock } = options;
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const compressMin = options.compressMinBytes ?? 0;
+  const cors = options.cors;
   const app = uws.App();
   const compiled = options.routes.map(compileRoute);
   let inFlight = 0;
@@ -162,14 +193,40 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     } else {
       payload = JSON.stringify(reply.body);
     }
+    write(res, state.out, status, contentType, status === reply.status ? reply.headers : undefined, payload, false);
+    options.onResponse?.(route.def, status, startedAt);
+  };
+
+  /** The one way a response is written (see the contract at the top). */
+  const write = (res: HttpResponse, out: ResponseContext, status: number, contentType: string, headers: Readonly<Record<string, string>> | undefined, payload: string, close: boolean): void => {
+    const large = compressMin > 0 && payload.length >= compressMin;
+    const coding = large && !out.head ? out.coding : undefined;
+    const body = coding === undefined ? payload : compress(payload, coding);
     res.cork(() => {
       res.writeStatus(statusLine(status));
-      const headers = status === reply.status ? reply.headers : undefined;
-      if (headers === undefined || headers['content-type'] === undefined) res.writeHeader('content-type', contentType);
+      if (status !== 204 && (headers === undefined || headers['content-type'] === undefined)) res.writeHeader('content-type', contentType);
       if (headers !== undefined) for (const key in headers) res.writeHeader(key, headers[key] as string);
-      res.end(payload);
+      if (coding !== undefined) res.writeHeader('content-encoding', coding);
+      if (large) res.writeHeader('vary', 'accept-encoding');
+      const corsHeaders = out.cors;
+      if (corsHeaders !== undefined) for (const key in corsHeaders) res.writeHeader(key, corsHeaders[key] as string);
+      if (out.connection !== undefined) res.writeHeader('connection', out.connection);
+      // uWS 20.30's endWithoutBody(length) closes the connection unanswered, and with any argument it writes a
+      // bogus Content-Length (measured): a HEAD's length goes as a header of our own. Neither is ever closing.
+      if (status === 204) res.endWithoutBody();
+      else if (out.head) res.writeHeader('content-length', String(Buffer.byteLength(body))).endWithoutBody();
+      else res.end(body, close);
     });
-    options.onResponse?.(route.def, status, startedAt);
+  };
+
+  const responseContext = (head: boolean, headers: Readonly<Record<string, string | undefined>>): ResponseContext => {
+    const connection = headers.connection;
+    return {
+      head,
+      cors: cors === undefined ? undefined : corsResponseHeaders(cors, headers.origin),
+      coding: compressMin > 0 ? chooseCoding(headers['accept-encoding']) : undefined,
+      connection: connection === 'keep-alive' || connection === 'close' ? connection : undefined,
+    };
   };
 
   const failure = (surface: Surface, error: ApiError): Reply => ({ status: error.status, body: errorBody(surface, error), headers: error.headers });
@@ -240,7 +297,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   /** Handles one request for a route already chosen. */
   const handle = (res: HttpResponse, route: CompiledRoute, inc: Incoming): void => {
     const startedAt = clock();
-    const state: RequestState = { answered: false, finished: false, readingBody: false };
+    const state: RequestState = { answered: false, finished: false, readingBody: false, out: responseContext(inc.method === 'HEAD', inc.headers) };
     inFlight += 1;
     res.onAborted(() => {
       // The client is gone: nothing may be written. A handler already running still finishes (its command
@@ -263,7 +320,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       if (refused !== undefined) send(res, state, route, toReply(surface, route, refused), startedAt);
       else run(res, state, route, inc, rawBody, query, q, startedAt);
     };
-    if (inc.method === 'GET') {
+    if (inc.method === 'GET' || inc.method === 'HEAD') {
       proceed('');
       return;
     }
@@ -303,20 +360,66 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     if (state.answered) return;
     state.answered = true;
     const reply = failure(route.def.surface, new ApiError('body_too_large', { limit: maxBody }));
-    res.cork(() => {
-      res.writeStatus(statusLine(reply.status)).writeHeader('content-type', 'application/json').end(JSON.stringify(reply.body), true);
-    });
+    write(res, state.out, reply.status, 'application/json', undefined, JSON.stringify(reply.body), true);
     options.onResponse?.(route.def, reply.status, startedAt);
   };
 
+  /** The methods each registered pattern has, for Allow, OPTIONS and 405. */
+  const methodsByPattern = new Map<string, Set<Method>>();
+
   const register = (method: Method, pattern: string, names: readonly string[], prefixLength: number, choose: (inc: Incoming) => CompiledRoute): void => {
-    const handler = (res: HttpResponse, req: HttpRequest): void => {
-      const inc = readIncoming(res, req, method, names, prefixLength, listening);
+    const handlerFor = (as: RequestMethod) => (res: HttpResponse, req: HttpRequest): void => {
+      const inc = readIncoming(res, req, as, names, prefixLength, listening);
       handle(res, choose(inc), inc);
     };
-    if (method === 'GET') app.get(pattern, handler);
-    else if (method === 'POST') app.post(pattern, handler);
-    else app.del(pattern, handler);
+    if (method === 'GET') {
+      app.get(pattern, handlerFor('GET'));
+      app.head(pattern, handlerFor('HEAD'));
+    } else if (method === 'POST') app.post(pattern, handlerFor('POST'));
+    else app.del(pattern, handlerFor('DELETE'));
+    const methods = methodsByPattern.get(pattern) ?? new Set<Method>();
+    methods.add(method);
+    methodsByPattern.set(pattern, methods);
+  };
+
+  /** A response the server writes without a route (OPTIONS, 404, 405, 501): read what it needs of `req` first. */
+  const answerWithoutRoute = (res: HttpResponse, req: HttpRequest, allow: string | undefined): void => {
+    const method = req.getMethod().toUpperCase();
+    // These answers are small: Accept-Encoding is not read.
+    const headers = { origin: orUndefined(req.getHeader('origin')), connection: orUndefined(req.getHeader('connection')) };
+    const unknownMethod = orUndefined(req.getHeader(METHOD_HEADER));
+    const preflight = method === 'OPTIONS' && headers.origin !== undefined && req.getHeader('access-control-request-method') !== '';
+    const out = responseContext(method === 'HEAD', headers);
+    let answered = false;
+    res.onAborted(() => {
+      answered = true;
+    });
+    let status: number;
+    let extra: Record<string, string> | undefined;
+    let body = '';
+    if (allow === undefined && unknownMethod !== undefined) {
+      status = 501;
+      body = JSON.stringify(errorBody('service', new ApiError('not_implemented', { method: unknownMethod.slice(0, 64) })));
+    } else if (allow === undefined) {
+      status = 404;
+      body = NOT_FOUND_BODY;
+    } else if (method === 'OPTIONS') {
+      status = 204;
+      extra = preflight && cors !== undefined ? { allow, ...preflightHeaders(cors, headers.origin, allow) } : { allow };
+    } else {
+      status = 405;
+      extra = { allow };
+      body = JSON.stringify(errorBody('service', new ApiError('method_not_allowed')));
+    }
+    const startedAt = clock();
+    // Whatever body the request has is read to its end first, so the connection stays usable for the next.
+    res.onData((_chunk, isLast) => {
+      if (!isLast || answered) return;
+      answered = true;
+      // A preflight's CORS headers are the preflight's own (in `extra`), not those of an actual response.
+      write(res, preflight ? { ...out, cors: undefined } : out, status, 'application/json', extra, body, false);
+      options.onResponse?.(undefined, status, startedAt);
+    });
   };
 
   // Prefixed mounts: one surface each.
@@ -351,12 +454,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       return chosen;
     });
   }
-  app.any('/*', (res) => {
-    res.cork(() => {
-      res.writeStatus('404 Not Found').writeHeader('content-type', 'application/json').end(JSON.stringify({ error: 'not found' }));
-    });
-    options.onResponse?.(undefined, 404, clock());
-  });
+  for (const [pattern, methods] of methodsByPattern) {
+    const allow = allowHeader(methods);
+    app.options(pattern, (res, req) => answerWithoutRoute(res, req, allow));
+    app.any(pattern, (res, req) => answerWithoutRoute(res, req, allow));
+  }
+  app.any('/*', (res, req) => answerWithoutRoute(res, req, undefined));
 
   return {
     app,
@@ -416,15 +519,32 @@ function callerKey(inc: Incoming): string {
   return apiKey !== undefined && apiKey !== '' ? apiKeyRateKey(apiKey) : `ip:${inc.ip}`;
 }
 
+const NOT_FOUND_BODY = JSON.stringify({ error: 'not found' });
+
+function orUndefined(value: string): string | undefined {
+  return value === '' ? undefined : value;
+}
+
+/** `Allow` for a path with these route methods: HEAD with GET, and OPTIONS always. */
+function allowHeader(methods: ReadonlySet<Method>): string {
+  const all: string[] = [...methods];
+  if (methods.has('GET')) all.push('HEAD');
+  all.push('OPTIONS');
+  return all.sort().join(', ');
+}
+
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: 'OK',
+  204: 'No Content',
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  405: 'Method Not Allowed',
   413: 'Payload Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  501: 'Not Implemented',
   503: 'Service Unavailable',
 };
 

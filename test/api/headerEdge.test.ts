@@ -84,6 +84,34 @@ t.test('framer: a head is rewritten, everything else is forwarded byte for byte'
     'POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\nok', 'a repeated identical Content-Length is kept once');
 });
 
+t.test('framer: HTTP/1.0 is forwarded as HTTP/1.1, with Host and Connection made explicit', async (t) => {
+  const out = (request: string): string => frame([b(request)]).out.toString('latin1');
+  t.equal(out('GET /ok HTTP/1.0\r\n\r\n'), 'GET /ok HTTP/1.1\r\nhost: \r\nconnection: close\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n', 'no Host: an empty one is added; no keep-alive asked: close');
+  t.equal(
+    out('GET /ok?a=1 HTTP/1.0\r\nHost: h\r\nConnection: Keep-Alive\r\nUpgrade: websocket\r\nX_A: 1\r\n\r\n'),
+    'GET /ok?a=1 HTTP/1.1\r\nHost: h\r\nX-A: 1\r\nconnection: keep-alive\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n',
+    'keep-alive asked: kept; Upgrade ignored (RFC 9110 §7.8)',
+  );
+  const post = frame([b('POST /x HTTP/1.0\r\nContent-Length: 2\r\n\r\n{}GET /y HTTP/1.0\r\n\r\n')]);
+  t.equal(post.requests, 2, 'a body by Content-Length, then the next request');
+  t.match(post.out.toString('latin1'), /^POST \/x HTTP\/1\.1\r\nContent-Length: 2\r\nhost: \r\nconnection: close\r\nx-pmx-client-ip: 10\.0\.0\.1\r\n\r\n\{\}GET \/y HTTP\/1\.1\r\n/);
+});
+
+t.test('framer: a method uWS does not know is forwarded as TRACE with x-pmx-method', async (t) => {
+  const got = frame([b('QUERY /clob/book HTTP/1.1\r\nHost: h\r\nX-PMX-Method: GET\r\nContent-Length: 2\r\n\r\n{}get / HTTP/1.1\r\nHost: h\r\n\r\n')]);
+  t.equal(got.refused, undefined);
+  t.equal(got.requests, 2);
+  t.equal(
+    got.out.toString('latin1'),
+    'TRACE /clob/book HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nx-pmx-method: QUERY\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n{}' +
+      'TRACE / HTTP/1.1\r\nHost: h\r\nx-pmx-method: get\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n',
+    "the client's own x-pmx-method is dropped; methods are case-sensitive, so `get` is unknown",
+  );
+  for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'CONNECT', 'TRACE']) {
+    t.equal(frame([b(`${method} / HTTP/1.1\r\nHost: h\r\n\r\n`)]).out.toString('latin1'), `${method} / HTTP/1.1\r\nHost: h\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n`, `${method} goes as it is`);
+  }
+});
+
 t.test('framer: refusals, and nothing of a refused request is forwarded', async (t) => {
   const fields = (n: number): string => Array.from({ length: n }, (_, i) => `h${i}: v\r\n`).join('');
   const cases: [string, string, EdgeErrorCode][] = [
@@ -105,8 +133,11 @@ t.test('framer: refusals, and nothing of a refused request is forwarded', async 
     ['two Hosts', 'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 'malformed_request'],
     ['absolute-form target', 'GET http://h/ HTTP/1.1\r\nHost: h\r\n\r\n', 'malformed_request'],
     ['a space in the target', 'GET /a b HTTP/1.1\r\nHost: h\r\n\r\n', 'malformed_request'],
-    ['a lower-case method', 'get / HTTP/1.1\r\nHost: h\r\n\r\n', 'malformed_request'],
-    ['HTTP/1.0', 'GET / HTTP/1.0\r\nHost: h\r\n\r\n', 'version_not_supported'],
+    ['a method that is not a token', '(GET) / HTTP/1.1\r\nHost: h\r\n\r\n', 'malformed_request'],
+    ['HTTP/2.0', 'GET / HTTP/2.0\r\nHost: h\r\n\r\n', 'version_not_supported'],
+    ['HTTP/0.9', 'GET / HTTP/0.9\r\nHost: h\r\n\r\n', 'version_not_supported'],
+    ['HTTP/1.0 with Transfer-Encoding (RFC 9112 §6.1)', 'POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 'malformed_request'],
+    ['two Hosts in HTTP/1.0', 'GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n', 'malformed_request'],
     ['an upgrade with a body', 'GET /ws HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nContent-Length: 1\r\n\r\nx', 'malformed_request'],
     ['48 fields plus the IP line', `GET / HTTP/1.1\r\nHost: h\r\n${fields(47)}\r\n`, 'header_too_large'],
     ['a head over 64 KiB', `GET / HTTP/1.1\r\nHost: h\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`, 'header_too_large'],

@@ -1,16 +1,20 @@
 // The HTTP core on the real uWebSockets.js, with small routes of its own: mounting under prefixes and at
 // the root, root rules for shared paths, validation, error bodies per surface, the body cap, rate limits,
-// the activity allowlist, aborted requests and draining.
+// the activity allowlist, aborted requests and draining; methods (HEAD, OPTIONS, 405 with Allow), CORS and
+// compression.
 
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import t, { type Test } from 'tap';
 import { ApiError } from '../../api/http/apiErrors.js';
 import { ok, type RouteDef } from '../../api/http/apiTypes.js';
+import { corsPolicy, type CorsPolicy } from '../../api/http/cors.js';
 import { createHttpServer, type HttpServer } from '../../api/http/httpServer.js';
 import { IpAllowlist } from '../../api/http/ipAllowlist.js';
 import { RateLimiter } from '../../api/http/rateLimiter.js';
 import { ROOT_RULES } from '../../api/http/rootRules.js';
+import { rawExchange } from '../support/rawHttp.js';
 import { loadUws } from '../../api/http/uwsLoader.js';
 
 const { uws, native } = loadUws(false);
@@ -75,7 +79,20 @@ async function http(base: string, method: string, path: string, body?: string, h
   return { status: res.status, headers: Object.fromEntries(res.headers), text, json: () => JSON.parse(text) as unknown };
 }
 
-async function start(t: Test, opts: { limiter?: RateLimiter; allow?: string[] } = {}): Promise<{ base: string; server: HttpServer }> {
+/** One request through node:http, which leaves the body as sent (fetch would decode it). */
+function rawRequest(port: number, method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function start(t: Test, opts: { limiter?: RateLimiter; allow?: string[]; cors?: CorsPolicy; compressMinBytes?: number } = {}): Promise<{ base: string; server: HttpServer }> {
   const server = createHttpServer({
     uws,
     routes,
@@ -84,6 +101,8 @@ async function start(t: Test, opts: { limiter?: RateLimiter; allow?: string[] } 
     activityAllowlist: new IpAllowlist(opts.allow ?? ['0.0.0.0/0', '::/0']),
     clock: Date.now,
     maxBodyBytes: 1024 * 1024,
+    cors: opts.cors,
+    compressMinBytes: opts.compressMinBytes,
   });
   const port = await server.listen('127.0.0.1', 0);
   t.teardown(() => server.stopListening());
@@ -110,13 +129,95 @@ t.test('surfaces under their prefixes and at the root', async (t) => {
   t.match(text.headers['content-type'], /text\/plain/);
 });
 
-t.test('unknown paths and methods are a JSON 404', async (t) => {
+t.test('unknown paths are a JSON 404, whatever the method', async (t) => {
   const { base } = await start(t);
-  for (const [method, path] of [['GET', '/nope'], ['POST', '/markets'], ['GET', '/clob/trades'], ['PUT', '/markets']] as const) {
+  for (const [method, path] of [['GET', '/nope'], ['POST', '/nope'], ['GET', '/clob/trades'], ['PUT', '/nope/deeper']] as const) {
     const got = await http(base, method, path);
     t.equal(got.status, 404, `${method} ${path}`);
     t.same(got.json(), { error: 'not found' });
   }
+});
+
+t.test('a known path with another method is 405 with Allow; OPTIONS is 204 with Allow', async (t) => {
+  const { base } = await start(t);
+  for (const [method, path, allow] of [
+    ['POST', '/markets', 'GET, HEAD, OPTIONS'],
+    ['PUT', '/catalog/markets', 'GET, HEAD, OPTIONS'],
+    ['PATCH', '/books', 'OPTIONS, POST'],
+    ['DELETE', '/clob/books', 'OPTIONS, POST'],
+    ['GET', '/clob/cancel-all', 'DELETE, OPTIONS'],
+  ] as const) {
+    const got = await http(base, method, path);
+    t.equal(got.status, 405, `${method} ${path}`);
+    t.equal(got.headers.allow, allow, `${method} ${path}: Allow`);
+    t.same(got.json(), { error: 'method not allowed' });
+  }
+  const options = await http(base, 'OPTIONS', '/clob/markets');
+  t.equal(options.status, 204);
+  t.equal(options.headers.allow, 'GET, HEAD, OPTIONS');
+  t.equal(options.text, '');
+  t.equal(options.headers['access-control-allow-origin'], undefined, 'no CORS without a policy');
+  t.equal((await http(base, 'OPTIONS', '/nope')).status, 404);
+});
+
+t.test('HEAD answers every GET route with its status and headers and no body', async (t) => {
+  const { base } = await start(t);
+  const port = Number(new URL(base).port);
+  const { text: reply } = await rawExchange(port, 'HEAD /catalog/markets?limit=3 HTTP/1.1\r\nHost: h\r\n\r\nHEAD /nope HTTP/1.1\r\nHost: h\r\n\r\nHEAD /catalog/markets?limit=99 HTTP/1.1\r\nHost: h\r\n\r\nGET /catalog/markets?limit=3 HTTP/1.1\r\nHost: h\r\n\r\n', 4);
+  const heads = reply.split('HTTP/1.1 ').slice(1);
+  t.equal(heads.length, 4, 'four responses, framed as such');
+  t.match(heads[0], /^200 OK\r\n[^]*content-length: 15\r\n[^]*\r\n\r\n$/, 'HEAD 200: the GET body length, no body');
+  t.match(heads[1], /^404 Not Found\r\n[^]*content-length: 21\r\n[^]*\r\n\r\n$/, 'HEAD 404: no body');
+  t.match(heads[2], /^400 Bad Request\r\n[^]*\r\n\r\n$/, 'HEAD 400: no body');
+  t.match(heads[3], /^200 OK\r\n[^]*\r\n\r\n\["catalog","3"\]$/, 'the GET after them is whole');
+});
+
+t.test('CORS: allowed origins get the headers; a preflight is answered on every known path', async (t) => {
+  const any = await start(t, { cors: corsPolicy(['*']) });
+  const simple = await http(any.base, 'GET', '/catalog/markets', undefined, { origin: 'https://app.example' });
+  t.equal(simple.headers['access-control-allow-origin'], '*');
+  t.equal(simple.headers['access-control-expose-headers'], 'retry-after');
+  t.equal((await http(any.base, 'GET', '/catalog/markets')).headers['access-control-allow-origin'], undefined, 'no Origin, no CORS headers');
+  const preflight = await http(any.base, 'OPTIONS', '/clob/books', undefined, {
+    origin: 'https://app.example',
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'content-type,poly_address,poly_api_key,poly_passphrase,poly_signature,poly_timestamp',
+  });
+  t.equal(preflight.status, 204);
+  t.equal(preflight.headers['access-control-allow-origin'], '*');
+  t.equal(preflight.headers['access-control-allow-methods'], 'OPTIONS, POST');
+  const allowed = String(preflight.headers['access-control-allow-headers']).split(', ');
+  for (const name of ['content-type', 'poly_address', 'poly_api_key', 'poly_passphrase', 'poly_signature', 'poly_timestamp', 'poly_nonce', 'svc_api_key', 'svc-api-key']) t.ok(allowed.includes(name), `allows ${name}`);
+  t.equal(preflight.headers['access-control-max-age'], '600');
+
+  const listed = await start(t, { cors: corsPolicy(['https://app.example']) });
+  const yes = await http(listed.base, 'GET', '/catalog/markets', undefined, { origin: 'https://app.example' });
+  t.equal(yes.headers['access-control-allow-origin'], 'https://app.example');
+  t.equal(yes.headers.vary, 'origin');
+  const no = await http(listed.base, 'GET', '/catalog/markets', undefined, { origin: 'https://evil.example' });
+  t.equal(no.status, 200, 'the server still answers; the browser withholds it');
+  t.equal(no.headers['access-control-allow-origin'], undefined);
+  const noPreflight = await http(listed.base, 'OPTIONS', '/catalog/markets', undefined, { origin: 'https://evil.example', 'access-control-request-method': 'GET' });
+  t.equal(noPreflight.status, 204);
+  t.equal(noPreflight.headers['access-control-allow-origin'], undefined, 'a refused origin gets no CORS headers');
+});
+
+t.test('compression: br or gzip by Accept-Encoding above the threshold; HEAD and small bodies as they are', async (t) => {
+  const { base } = await start(t, { compressMinBytes: 16 });
+  const port = Number(new URL(base).port);
+  const body = '{"n":1,"pad":"' + 'x'.repeat(200) + '"}';
+  for (const [accept, coding] of [['gzip', 'gzip'], ['gzip, deflate, br', 'br'], ['br;q=0, gzip', 'gzip'], ['identity', undefined], ['*', 'br']] as const) {
+    const got = await rawRequest(port, 'POST', '/echo', body, { 'accept-encoding': accept });
+    t.equal(got.headers['content-encoding'], coding, `Accept-Encoding: ${accept}`);
+    t.equal(got.headers.vary, 'accept-encoding');
+    const decoded = coding === 'br' ? brotliDecompressSync(got.body) : coding === 'gzip' ? gunzipSync(got.body) : got.body;
+    t.same(JSON.parse(decoded.toString()), { n: 1, raw: body });
+  }
+  const small = await rawRequest(port, 'GET', '/markets/1', undefined, { 'accept-encoding': 'gzip' });
+  t.equal(small.headers['content-encoding'], undefined, 'a body under the threshold is sent as it is');
+  const off = await start(t, { compressMinBytes: 0 });
+  const none = await rawRequest(Number(new URL(off.base).port), 'POST', '/echo', body, { 'accept-encoding': 'gzip' });
+  t.equal(none.headers['content-encoding'], undefined, '0 turns compression off');
 });
 
 t.test('errors take the surface form', async (t) => {

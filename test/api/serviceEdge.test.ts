@@ -52,7 +52,7 @@ t.test('through the edge: underscore header names are answered; edge errors and 
   t.same(await health.json(), { status: 'ok', uwsNative: true });
   t.ok((service.edge?.stats.underscoreHeads ?? 0) >= 2, 'the edge counted the rewritten heads');
 
-  t.match(await raw(service.port, 'GET /health HTTP/1.0\r\nHost: h\r\n\r\n'), /^HTTP\/1\.1 505 /, "an HTTP/1.0 request gets the edge's 505");
+  t.match(await raw(service.port, 'GET /health HTTP/2.0\r\nHost: h\r\n\r\n'), /^HTTP\/1\.1 505 /, "an HTTP/2.0 request line gets the edge's 505");
   t.match(await raw(service.port, 'GET /health HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n'), /^HTTP\/1\.1 400 [^]*\{"error":"malformed request"\}$/, 'an ambiguous request gets 400');
 
   const metrics = await (await fetchSoon(`${baseUrl}/metrics`)).text();

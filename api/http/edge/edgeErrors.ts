@@ -17,7 +17,7 @@ export const EDGE_ERRORS = {
   body_too_large: { status: 413, reason: 'Payload Too Large', message: 'request body too large', when: 'Content-Length above 999,999,999 or a chunk above 0x0fffffff bytes (uWS 20.30 limits).' },
   header_too_large: { status: 431, reason: 'Request Header Fields Too Large', message: 'request header too large', when: 'The head exceeds 64 KiB, a trailer section exceeds 64 KiB, or more than 47 header fields.' },
   upstream_unavailable: { status: 502, reason: 'Bad Gateway', message: 'upstream unavailable', when: 'The edge could not connect to the HTTP server behind it; retriable.' },
-  version_not_supported: { status: 505, reason: 'HTTP Version Not Supported', message: 'http version not supported', when: 'The request line is not HTTP/1.1 (uWS 20.30 never answers HTTP/1.0).' },
+  version_not_supported: { status: 505, reason: 'HTTP Version Not Supported', message: 'http version not supported', when: 'The request line is neither HTTP/1.1 nor HTTP/1.0 (HTTP/2 needs TLS or an upgrade, neither of which this port offers).' },
 } as const satisfies Record<string, EdgeErrorSpec>;
 
 export type EdgeErrorCode = keyof typeof EDGE_ERRORS;

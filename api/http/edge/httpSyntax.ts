@@ -30,6 +30,8 @@ const isAlnum = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x41 &
 export const NAME_BYTE = table((b) => isAlnum(b) || b === HYPHEN || b === UNDERSCORE);
 /** field-value bytes: HT, SP, VCHAR, obs-text. No CR, LF, NUL or other controls. */
 export const VALUE_BYTE = table((b) => b === HT || (b >= 0x20 && b !== 0x7f));
+/** tchar (RFC 9110 §5.6.2): the bytes of a method token. */
+export const TCHAR = table((b) => isAlnum(b) || "!#$%&'*+-.^_`|~".includes(String.fromCharCode(b)));
 /** request-target bytes: visible ASCII (origin-form, already percent-encoded). */
 export const TARGET_BYTE = table((b) => b > 0x20 && b < 0x7f);
 export const HEX_VALUE = (() => {

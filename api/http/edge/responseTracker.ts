@@ -4,9 +4,9 @@
 // pipelined request, so the client pairs it with the right request, and (c) delay a client's FIN until
 // the responses it is owed are out (uWS 20.30 aborts in-flight responses on FIN).
 //
-// It follows uWS 20.30's framing, measured: a body by Content-Length (also for HEAD, whose response uWS
-// sends with its body) or chunked coding; no body when neither is present (endWithoutBody); 1xx other
-// than 101 are interim. A stream it cannot follow makes it `lost`, and the edge then never writes into
+// It follows RFC 9112 §6.3 as uWS 20.30 writes it: no body in the response to a HEAD request (the server
+// answers HEAD with endWithoutBody, whatever Content-Length it states); otherwise a body by Content-Length
+// or chunked coding, and none when neither is present (endWithoutBody); 1xx other than 101 are interim. A stream it cannot follow makes it `lost`, and the edge then never writes into
 // the response stream again.
 
 import { ChunkedDecoder } from './chunkedBody.js';
@@ -23,14 +23,16 @@ export interface TrackerSink {
 type State = 'head' | 'length' | 'chunked' | 'raw' | 'lost';
 
 const MAX_RESPONSE_HEAD = 64 * 1024;
+const OWED_UPGRADE = 1;
+const OWED_HEAD = 2;
 
 export class ResponseTracker {
   private state: State = 'head';
   private readonly head = new HeadAccumulator(MAX_RESPONSE_HEAD);
   private readonly chunked = new ChunkedDecoder({ maxChunk: Number.MAX_SAFE_INTEGER, maxTrailerBytes: MAX_RESPONSE_HEAD });
   private remaining = 0;
-  /** Upgrade flags of the requests forwarded and not yet answered, oldest first. */
-  private owed: boolean[] = [];
+  /** What the requests forwarded and not yet answered were (OWED_* flags), oldest first. */
+  private owed: number[] = [];
   private owedStart = 0;
   private forwardedCount = 0;
   private completedCount = 0;
@@ -64,8 +66,8 @@ export class ResponseTracker {
     return this.state === 'raw';
   }
 
-  expect(upgrade: boolean): void {
-    this.owed.push(upgrade);
+  expect(upgrade: boolean, head = false): void {
+    this.owed.push((upgrade ? OWED_UPGRADE : 0) | (head ? OWED_HEAD : 0));
     this.forwardedCount++;
   }
 
@@ -108,7 +110,8 @@ export class ResponseTracker {
     if (!(status >= 100 && status <= 999)) return this.lose();
     if (status >= 100 && status < 200 && status !== 101) return; // interim: the final response follows
     if (this.owedStart >= this.owed.length) return this.lose();
-    const upgrade = this.owed[this.owedStart] as boolean;
+    const owed = this.owed[this.owedStart] as number;
+    const upgrade = (owed & OWED_UPGRADE) !== 0;
     this.owedStart++;
     if (status === 101) {
       if (!upgrade) return this.lose();
@@ -119,7 +122,7 @@ export class ResponseTracker {
       return;
     }
     if (upgrade) this.sink.upgradeDecided(false);
-    const framing = bodyFraming(head);
+    const framing = (owed & OWED_HEAD) !== 0 ? 0 : bodyFraming(head);
     if (framing === 'chunked') {
       this.chunked.reset();
       this.state = 'chunked';
