@@ -1,0 +1,113 @@
+// Runs one HTTP request's statement on the embedded ClickHouse (chDB) in a chDB session of its own, opened
+// on the service's data path and closed after the request. A session per request costs about 1 ms and
+// keeps requests apart: chDB applies settings to a whole session (they cannot leak from one request to the
+// next), and a session that has failed a query can hand the next query a stale result, so none is reused.
+// chDB runs queries off the JavaScript thread (queryAsync), so a long analyst query never blocks the engine.
+//
+// The analyst's session: the URL's output-format settings, then the analyst's limits, then readonly = 1
+// (which the session cannot undo, not even with a query's own SETTINGS), then any other URL setting (which
+// readonly refuses unless it asks for the value already in force, as a ClickHouse server does), then the
+// statement, normalised and checked by analystGate.ts. The service user's session takes every URL setting
+// and runs the statement as sent (INSERT data included).
+
+import { Session } from 'chdb';
+import { checkAnalystStatement, parseExplainAst } from './analystGate.js';
+import { fromEngineError, refuse } from './chErrors.js';
+
+export interface AnalystLimits {
+  readonly maxExecutionSec: number;
+  readonly maxMemoryBytes: number;
+  readonly maxResultRows: number;
+  readonly maxResultBytes: number;
+  readonly maxThreads: number;
+}
+
+export interface StatementRequest {
+  readonly user: string;
+  /** The statement with, for an INSERT, its data after a newline (as a ClickHouse server joins them). */
+  readonly query: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly settings: Readonly<Record<string, string>>;
+  /** The format of a result whose statement names none. */
+  readonly defaultFormat: string;
+}
+
+export interface StatementResult {
+  readonly body: Buffer;
+  /** The result's format: the statement's own FORMAT clause, or the default format. */
+  readonly format: string;
+  readonly rowsRead: number;
+  readonly bytesRead: number;
+  readonly elapsedSec: number;
+}
+
+/** Settings an analyst may set per request: they shape the output, and none reaches a resource or a limit. */
+const ANALYST_SETTING = /^(output_format_\w+|format_\w+|date_time_output_format|session_timezone|extremes|join_use_nulls)$/;
+
+const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Setting values are set as SQL string literals; these characters need no escaping in one. */
+const SETTING_VALUE = /^[\w .:,+\-/@=*]*$/;
+
+function setStatement(settings: ReadonlyArray<readonly [string, string]>): string | undefined {
+  if (settings.length === 0) return undefined;
+  for (const [name, value] of settings) {
+    if (!SETTING_NAME.test(name)) throw refuse.badArguments(`Invalid setting name ${JSON.stringify(name)}`);
+    if (!SETTING_VALUE.test(value)) throw refuse.badArguments(`The value of the setting ${name} has characters this endpoint does not take (quotes, backslashes, control characters)`);
+  }
+  return 'SET ' + settings.map(([name, value]) => `${name} = '${value}'`).join(', ');
+}
+
+/** The statement's own FORMAT clause in formatQuery()'s text (top-level clauses start a line there). */
+function formatClause(formatted: string): string | undefined {
+  return /^FORMAT (\S+)$/m.exec(formatted)?.[1];
+}
+
+export class ChdbStatements {
+  constructor(
+    /** The chDB data path of the service's own client (storage/clickhouse.ts chdbPathOf()). */
+    private readonly path: string,
+    private readonly database: string,
+  ) {}
+
+  async runAsAnalyst(request: StatementRequest, limits: AnalystLimits): Promise<StatementResult> {
+    const entries = Object.entries(request.settings);
+    const shaping = setStatement(entries.filter(([name]) => ANALYST_SETTING.test(name)));
+    const others = setStatement(entries.filter(([name]) => !ANALYST_SETTING.test(name)));
+    return this.withSession(async (session) => {
+      if (shaping !== undefined) await session.queryAsync(shaping);
+      await session.queryAsync(
+        `SET max_execution_time = ${limits.maxExecutionSec}, max_memory_usage = ${limits.maxMemoryBytes}, max_result_rows = ${limits.maxResultRows}, ` +
+          `max_result_bytes = ${limits.maxResultBytes}, result_overflow_mode = 'throw', max_threads = ${limits.maxThreads}, readonly = 1; USE ${this.database}`,
+      );
+      if (others !== undefined) await session.queryAsync(others);
+      const normalised = await session.queryBindAsync('SELECT formatQuery({q:String})', { q: request.query }, { format: 'JSONCompact' });
+      const formatted = (normalised.json<{ data: [[string]] }>().data[0] ?? [''])[0];
+      const ast = await session.queryBindAsync(`EXPLAIN AST ${formatted}`, request.params, { format: 'TSVRaw' });
+      checkAnalystStatement(formatted, parseExplainAst(ast.text()), { user: request.user, database: this.database });
+      const format = formatClause(formatted) ?? request.defaultFormat;
+      const result = await session.queryBindAsync(formatted, request.params, { format });
+      return { body: Buffer.from(result.bytes()), format, rowsRead: result.rowsRead, bytesRead: result.bytesRead, elapsedSec: result.elapsed };
+    });
+  }
+
+  async runAsService(request: StatementRequest, database: string): Promise<StatementResult> {
+    const set = setStatement(Object.entries(request.settings));
+    return this.withSession(async (session) => {
+      await session.queryAsync(`${set === undefined ? '' : set + '; '}USE ${database}`);
+      const format = /^\s*INSERT\b/i.test(request.query) ? request.defaultFormat : (/\bFORMAT\s+(\w+)\s*;?\s*$/i.exec(request.query)?.[1] ?? request.defaultFormat);
+      const result = await session.queryBindAsync(request.query, request.params, { format: request.defaultFormat });
+      return { body: Buffer.from(result.bytes()), format, rowsRead: result.rowsRead, bytesRead: result.bytesRead, elapsedSec: result.elapsed };
+    });
+  }
+
+  private async withSession<T>(work: (session: Session) => Promise<T>): Promise<T> {
+    const session = new Session(this.path);
+    try {
+      return await work(session);
+    } catch (error) {
+      throw fromEngineError(error);
+    } finally {
+      session.close();
+    }
+  }
+}
