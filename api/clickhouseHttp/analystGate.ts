@@ -103,6 +103,7 @@ export function checkAnalystStatement(formatted: string, ast: AstNode, rules: Ga
   if (/\bFROM\s+INFILE\b/i.test(formatted)) throw refuse.accessDenied(rules.user, 'FROM INFILE reads a file on the host');
   checkStatementKind(ast, rules);
   if (ast.kind === 'ShowColumns') checkShowColumns(formatted, rules);
+  if (ast.kind === 'ShowTables') checkShowTables(formatted, rules);
   walk(ast, undefined, rules);
 }
 
@@ -130,12 +131,6 @@ function walk(node: AstNode, parent: AstNode | undefined, rules: GateRules): voi
       if (/^(global)?(not)?(null)?in$/.test(name)) {
         for (const arg of node.children[0]?.children ?? []) if (arg.kind === 'Identifier' && firstWord(arg.detail).includes('.')) checkTable(firstWord(arg.detail), rules);
       }
-      break;
-    }
-    case 'ShowTables': {
-      // SHOW TABLES FROM db: the database is its Identifier child.
-      const db = node.children.find((c) => c.kind === 'Identifier');
-      if (db !== undefined) checkDatabase(firstWord(db.detail), rules);
       break;
     }
     case 'ExistsTableQuery':
@@ -174,6 +169,12 @@ function checkShowColumns(formatted: string, rules: GateRules): void {
   const match = /^SHOW (?:FULL |EXTENDED )*COLUMNS (?:FROM|IN) (\S+)(?: (?:FROM|IN) (\S+))?/i.exec(formatted);
   if (match === null) throw refuse.readonly(`${rules.user}: SHOW COLUMNS`);
   const [, table, db] = match;
-  if (db !== undefined) checkDatabase(db, rules);
+  if (db !== undefined) checkDatabase(db.replace(/^`(.*)`$/, '$1'), rules);
   else if (table !== undefined) checkTable(table, rules);
+}
+
+/** SHOW TABLES (DICTIONARIES, ...) FROM db: the AST does not tell the database from a FORMAT name, the text does. */
+function checkShowTables(formatted: string, rules: GateRules): void {
+  const db = /^SHOW\b[^\n]*?\b(?:FROM|IN)\s+(\S+)/i.exec(formatted)?.[1];
+  if (db !== undefined) checkDatabase(db.replace(/^`(.*)`$/, '$1'), rules);
 }

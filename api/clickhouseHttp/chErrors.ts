@@ -30,6 +30,7 @@ export const refuse = {
   unknownDatabase: (db: string): ClickHouseHttpError => new ClickHouseHttpError(UNKNOWN_DATABASE, 'UNKNOWN_DATABASE', `Database ${db} does not exist`),
   busy: (limit: number): ClickHouseHttpError =>
     new ClickHouseHttpError(TOO_MANY_SIMULTANEOUS_QUERIES, 'TOO_MANY_SIMULTANEOUS_QUERIES', `Too many simultaneous queries for the analyst. Maximum: ${limit} running and queued`),
+  unknownParameter: (name: string): ClickHouseHttpError => new ClickHouseHttpError(456, 'UNKNOWN_QUERY_PARAMETER', `Substitution \`${name}\` is not set`),
   badArguments: (message: string): ClickHouseHttpError => new ClickHouseHttpError(BAD_ARGUMENTS, 'BAD_ARGUMENTS', message),
   notImplemented: (message: string): ClickHouseHttpError => new ClickHouseHttpError(NOT_IMPLEMENTED, 'NOT_IMPLEMENTED', message),
 };

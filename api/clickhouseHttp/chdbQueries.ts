@@ -13,6 +13,7 @@
 import { Session } from 'chdb';
 import { checkAnalystStatement, parseExplainAst } from './analystGate.js';
 import { fromEngineError, refuse } from './chErrors.js';
+import { chdbBindings, substituteParameters } from './queryParameters.js';
 
 export interface AnalystLimits {
   readonly maxExecutionSec: number;
@@ -62,6 +63,14 @@ function formatClause(formatted: string): string | undefined {
   return /^FORMAT (\S+)$/m.exec(formatted)?.[1];
 }
 
+/** ClickHouse's own normal form of one statement; more than one statement is a syntax error. */
+async function formatQuery(session: Session, sql: string): Promise<string> {
+  if (sql.includes('\0')) throw refuse.badArguments('The query contains a NUL byte');
+  const literal = `'${sql.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  const result = await session.queryAsync(`SELECT formatQuery(${literal})`, { format: 'JSONCompact' });
+  return result.json<{ data: [[string]] }>().data[0]?.[0] ?? '';
+}
+
 export class ChdbStatements {
   constructor(
     /** The chDB data path of the service's own client (storage/clickhouse.ts chdbPathOf()). */
@@ -80,12 +89,14 @@ export class ChdbStatements {
           `max_result_bytes = ${limits.maxResultBytes}, result_overflow_mode = 'throw', max_threads = ${limits.maxThreads}, readonly = 1; USE ${this.database}`,
       );
       if (others !== undefined) await session.queryAsync(others);
-      const normalised = await session.queryBindAsync('SELECT formatQuery({q:String})', { q: request.query }, { format: 'JSONCompact' });
-      const formatted = (normalised.json<{ data: [[string]] }>().data[0] ?? [''])[0];
-      const ast = await session.queryBindAsync(`EXPLAIN AST ${formatted}`, request.params, { format: 'TSVRaw' });
+      // Normalised once to find the placeholders outside quotes, and again after they are filled in.
+      const withPlaceholders = await formatQuery(session, request.query);
+      const filled = substituteParameters(withPlaceholders, request.params);
+      const formatted = filled === withPlaceholders ? filled : await formatQuery(session, filled);
+      const ast = await session.queryAsync(`EXPLAIN AST ${formatted}`, { format: 'TSVRaw' });
       checkAnalystStatement(formatted, parseExplainAst(ast.text()), { user: request.user, database: this.database });
       const format = formatClause(formatted) ?? request.defaultFormat;
-      const result = await session.queryBindAsync(formatted, request.params, { format });
+      const result = await session.queryAsync(formatted, { format });
       return { body: Buffer.from(result.bytes()), format, rowsRead: result.rowsRead, bytesRead: result.bytesRead, elapsedSec: result.elapsed };
     });
   }
@@ -95,7 +106,8 @@ export class ChdbStatements {
     return this.withSession(async (session) => {
       await session.queryAsync(`${set === undefined ? '' : set + '; '}USE ${database}`);
       const format = /^\s*INSERT\b/i.test(request.query) ? request.defaultFormat : (/\bFORMAT\s+(\w+)\s*;?\s*$/i.exec(request.query)?.[1] ?? request.defaultFormat);
-      const result = await session.queryBindAsync(request.query, request.params, { format: request.defaultFormat });
+      const bindings = chdbBindings(request.query, request.params);
+      const result = Object.keys(bindings).length === 0 ? await session.queryAsync(request.query, { format: request.defaultFormat }) : await session.queryBindAsync(request.query, bindings, { format: request.defaultFormat });
       return { body: Buffer.from(result.bytes()), format, rowsRead: result.rowsRead, bytesRead: result.bytesRead, elapsedSec: result.elapsed };
     });
   }

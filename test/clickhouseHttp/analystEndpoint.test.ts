@@ -91,6 +91,23 @@ t.test('the protocol: ping, query in URL or body, formats, parameters, settings,
   t.equal(inUrl.body, '4\n', 'user and password as URL parameters');
 });
 
+t.test('query parameters read as a server reads them (Escaped text), and cannot inject SQL', async (t) => {
+  const q = (sql: string, params: Record<string, string>) => asAnalyst(sql, { url: Object.fromEntries(Object.entries(params).map(([k, v]) => [`param_${k}`, v])) });
+  t.equal((await q('SELECT {s:String}', { s: 'tab\\there\\\\' })).body, 'tab\\there\\\\\n', 'String: escapes are read (and TSV output escapes again)');
+  t.equal((await q('SELECT length({s:String})', { s: 'a\\tb' })).body, '3\n', 'an escaped tab is one character');
+  t.equal((await q('SELECT {a:Array(String)}', { a: "['x\\'y','z']" })).body, "['x\\'y','z']\n", 'Array(String) in its own text form');
+  t.equal((await q('SELECT {a:Array(UInt32)}', { a: '[1,2,3]' })).body, '[1,2,3]\n');
+  t.equal((await q('SELECT isNull({n:Nullable(UInt8)})', { n: '\\N' })).body, '1\n', '\\N is NULL');
+  t.equal((await q('SELECT count() FROM {t:Identifier}', { t: 'fills' })).body, '0\n', 'Identifier');
+  t.equal((await q("SELECT '{x:String}'", {})).body, '{x:String}\n', 'a placeholder inside a string literal is text');
+  const injected = await q('SELECT {s:String} FORMAT TSVRaw', { s: "x'), file('/etc/passwd" });
+  t.equal(injected.body, "x'), file('/etc/passwd\n", 'a value is a value, never SQL');
+  const identifier = await q('SELECT * FROM {t:Identifier}', { t: 'system.query_log' });
+  t.equal(identifier.headers.get('x-clickhouse-exception-code'), '497', 'an Identifier value (db.table, as on a server) goes through the same checks');
+  const missing = await q('SELECT {absent:UInt8}', {});
+  t.equal(missing.headers.get('x-clickhouse-exception-code'), '456', 'a placeholder without a value');
+});
+
 t.test('errors come as ClickHouse sends them', async (t) => {
   for (const [name, reply] of [
     ['wrong password', await chQuery(port, 'SELECT 1', { user: ANALYST.user, password: 'nope' })],
