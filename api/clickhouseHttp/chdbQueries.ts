@@ -12,7 +12,7 @@
 
 import { Session } from 'chdb';
 import { checkAnalystStatement, parseExplainAst } from './analystGate.js';
-import { fromEngineError, refuse } from './chErrors.js';
+import { ClickHouseHttpError, fromEngineError, refuse } from './chErrors.js';
 import { chdbBindings, substituteParameters } from './queryParameters.js';
 
 export interface AnalystLimits {
@@ -97,6 +97,11 @@ export class ChdbStatements {
       checkAnalystStatement(formatted, parseExplainAst(ast.text()), { user: request.user, database: this.database });
       const format = formatClause(formatted) ?? request.defaultFormat;
       const result = await session.queryAsync(formatted, { format });
+      // chDB does not always hold a result to max_result_bytes (a few large rows pass), so the serialised
+      // result is held to it here too, with the error a server gives.
+      if (result.bytes().length > limits.maxResultBytes) {
+        throw new ClickHouseHttpError(396, 'TOO_MANY_ROWS_OR_BYTES', `Limit for result exceeded, max bytes: ${limits.maxResultBytes}, current bytes: ${result.bytes().length}`);
+      }
       return { body: Buffer.from(result.bytes()), format, rowsRead: result.rowsRead, bytesRead: result.bytesRead, elapsedSec: result.elapsed };
     });
   }
