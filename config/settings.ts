@@ -68,6 +68,7 @@ export const SETTINGS = {
   analystMaxResultRows: setting(int(1, 2 ** 40), 1_000_000, "Most rows an analyst query may return (max_result_rows; more is an error, never a silently cut result)."),
   analystMaxResultBytes: setting(int(1024, 2 ** 40), 256 * MiB, 'Most uncompressed bytes an analyst query may return (max_result_bytes).'),
   analystMaxThreads: setting(int(1, 64), 1, "Threads one analyst query may use (ClickHouse's max_threads); with one concurrent query, analysts never take more than this many cores from the engine."),
+  analystNice: setting(int(0, 19), 19, "Scheduling priority (nice value) of the threads running an analyst query (ClickHouse's os_thread_priority): at 19 the engine, the order path and the projector always come first, and analysts get the idle CPU."),
   analystMaxConcurrentQueries: setting(int(1, 64), 1, 'Analyst queries that run at once; the others wait their turn in arrival order.'),
   analystMaxQueuedQueries: setting(int(0, 10_000), 16, 'Analyst queries that may wait for a turn; past that a query is refused at once (TOO_MANY_SIMULTANEOUS_QUERIES).'),
 

@@ -192,6 +192,7 @@ async function startClickHouseEndpoint(config: Config, ch: ClickHouseClient, log
       maxResultRows: config.analystMaxResultRows,
       maxResultBytes: config.analystMaxResultBytes,
       maxThreads: config.analystMaxThreads,
+      nice: config.analystNice,
     },
     analystConcurrentQueries: config.analystMaxConcurrentQueries,
     analystQueuedQueries: config.analystMaxQueuedQueries,

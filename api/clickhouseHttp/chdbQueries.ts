@@ -21,6 +21,8 @@ export interface AnalystLimits {
   readonly maxResultRows: number;
   readonly maxResultBytes: number;
   readonly maxThreads: number;
+  /** os_thread_priority of the query's threads (chDB puts them back to 0 after the query). */
+  readonly nice: number;
 }
 
 export interface StatementRequest {
@@ -42,8 +44,12 @@ export interface StatementResult {
   readonly elapsedSec: number;
 }
 
-/** Settings an analyst may set per request: they shape the output, and none reaches a resource or a limit. */
-const ANALYST_SETTING = /^(output_format_\w+|format_\w+|date_time_output_format|session_timezone|extremes|join_use_nulls)$/;
+/**
+ * Settings an analyst may set per request: they shape the output, and none reaches a resource or a limit.
+ * Not those that name a file (output_format_schema writes one; format_schema and format_template_* read one).
+ */
+const ANALYST_SETTING = /^(output_format_\w+|format_(csv|tsv|custom)_\w+|date_time_output_format|session_timezone|extremes|join_use_nulls)$/;
+const FILE_SETTING = /schema|template|path|file/i;
 
 const SETTING_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Setting values are set as SQL string literals; these characters need no escaping in one. */
@@ -80,13 +86,15 @@ export class ChdbStatements {
 
   async runAsAnalyst(request: StatementRequest, limits: AnalystLimits): Promise<StatementResult> {
     const entries = Object.entries(request.settings);
-    const shaping = setStatement(entries.filter(([name]) => ANALYST_SETTING.test(name)));
-    const others = setStatement(entries.filter(([name]) => !ANALYST_SETTING.test(name)));
+    const isShaping = (name: string): boolean => ANALYST_SETTING.test(name) && !FILE_SETTING.test(name);
+    const shaping = setStatement(entries.filter(([name]) => isShaping(name)));
+    const others = setStatement(entries.filter(([name]) => !isShaping(name)));
     return this.withSession(async (session) => {
       if (shaping !== undefined) await session.queryAsync(shaping);
       await session.queryAsync(
         `SET max_execution_time = ${limits.maxExecutionSec}, max_memory_usage = ${limits.maxMemoryBytes}, max_result_rows = ${limits.maxResultRows}, ` +
-          `max_result_bytes = ${limits.maxResultBytes}, result_overflow_mode = 'throw', max_threads = ${limits.maxThreads}, readonly = 1; USE ${this.database}`,
+          `max_result_bytes = ${limits.maxResultBytes}, result_overflow_mode = 'throw', max_threads = ${limits.maxThreads}, os_thread_priority = ${limits.nice}, ` +
+          `readonly = 1; USE ${this.database}`,
       );
       if (others !== undefined) await session.queryAsync(others);
       // Normalised once to find the placeholders outside quotes, and again after they are filled in.

@@ -32,7 +32,7 @@ t.before(async () => {
     chdbPath: chdbPathOf(ch) ?? '',
     database: db,
     users: [{ name: 'analyst', password: PASSWORD, role: 'analyst' }],
-    analystLimits: { maxExecutionSec: 30, maxMemoryBytes: 1 << 30, maxResultRows: 100_000, maxResultBytes: 64 << 20, maxThreads: 1 },
+    analystLimits: { maxExecutionSec: 30, maxMemoryBytes: 1 << 30, maxResultRows: 100_000, maxResultBytes: 64 << 20, maxThreads: 1, nice: 19 },
     analystConcurrentQueries: 1,
     analystQueuedQueries: 4,
   });

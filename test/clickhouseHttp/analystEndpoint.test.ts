@@ -205,6 +205,16 @@ t.test('every refusal, with ClickHouse’s code, and nothing of the host leaks',
   t.equal(limitViaUrl.headers.get('x-clickhouse-exception-code'), '164', 'a limit lifted by URL setting is refused');
   const injected = await asAnalyst('SELECT 1', { url: { output_format_csv_crlf_end_of_line: "1'; SET readonly = 0; SELECT '" } });
   t.equal(injected.headers.get('x-clickhouse-exception-code'), '36', 'a setting value with a quote is refused before it reaches SQL');
+  for (const [name, value] of [
+    ['output_format_schema', '/tmp/pmx-analyst-schema.proto'],
+    ['format_schema', `${secretPath}:Message`],
+    ['format_template_resultset', secretPath],
+  ] as const) {
+    const reply = await asAnalyst('SELECT 1', { url: { [name]: value } });
+    t.equal(reply.headers.get('x-clickhouse-exception-code'), '164', `${name}, a setting that names a file, is refused`);
+    t.notOk(reply.body.includes(secret), `${name}: no secret in the reply`);
+  }
+  t.notOk(existsSync('/tmp/pmx-analyst-schema.proto'), 'no schema file was written');
   const otherDb = await asAnalyst('SELECT 1', { url: { database: 'default' } });
   t.equal(otherDb.headers.get('x-clickhouse-exception-code'), '497', 'the database parameter cannot name another database');
   const anon = await chQuery(port, `SELECT file('${secretPath}')`, { user: SERVICE.user, password: 'wrong-password-0123' });

@@ -30,8 +30,8 @@ const ask = (query: string) => chQuery(port, query, ANALYST);
 const code = (reply: { headers: Headers }) => reply.headers.get('x-clickhouse-exception-code');
 
 t.test('each limit stops a query with ClickHouse’s error for it', async (t) => {
-  const settings = await ask("SELECT getSetting('max_execution_time'), getSetting('max_memory_usage'), getSetting('max_result_rows'), getSetting('max_result_bytes'), getSetting('max_threads'), getSetting('readonly')");
-  t.equal(settings.body, '1\t67108864\t100\t4096\t1\t1\n', 'the session carries the configured limits');
+  const settings = await ask("SELECT getSetting('max_execution_time'), getSetting('max_memory_usage'), getSetting('max_result_rows'), getSetting('max_result_bytes'), getSetting('max_threads'), getSetting('readonly'), getSetting('os_thread_priority')");
+  t.equal(settings.body, '1\t67108864\t100\t4096\t1\t1\t19\n', 'the session carries the configured limits, and analyst threads run at nice 19');
   const slow = await ask('SELECT count() FROM numbers(100000000000) WHERE NOT ignore(sipHash64(number))');
   t.equal(code(slow), '159', `execution time: TIMEOUT_EXCEEDED (${slow.body.trim()})`);
   t.equal(slow.status, 504);
