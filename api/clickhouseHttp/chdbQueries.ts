@@ -107,10 +107,11 @@ export class ChdbStatements {
       const result = await session.queryAsync(formatted, { format });
       // chDB does not always hold a result to max_result_bytes (a few large rows pass), so the serialised
       // result is held to it here too, with the error a server gives.
-      if (result.bytes().length > limits.maxResultBytes) {
-        throw new ClickHouseHttpError(396, 'TOO_MANY_ROWS_OR_BYTES', `Limit for result exceeded, max bytes: ${limits.maxResultBytes}, current bytes: ${result.bytes().length}`);
+      const bytes = result.bytes();
+      if (bytes.length > limits.maxResultBytes) {
+        throw new ClickHouseHttpError(396, 'TOO_MANY_ROWS_OR_BYTES', `Limit for result exceeded, max bytes: ${limits.maxResultBytes}, current bytes: ${bytes.length}`);
       }
-      return { body: Buffer.from(result.bytes()), format, rowsRead: result.rowsRead, bytesRead: result.bytesRead, elapsedSec: result.elapsed };
+      return { body: Buffer.from(bytes), format, rowsRead: result.rowsRead, bytesRead: result.bytesRead, elapsedSec: result.elapsed };
     });
   }
 
