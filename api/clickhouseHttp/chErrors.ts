@@ -13,26 +13,23 @@ export class ClickHouseHttpError extends Error {
   }
 }
 
-export const SYNTAX_ERROR = 62;
-export const UNKNOWN_DATABASE = 81;
-export const READONLY = 164;
-export const TOO_MANY_SIMULTANEOUS_QUERIES = 202;
-export const ACCESS_DENIED = 497;
-export const AUTHENTICATION_FAILED = 516;
-export const BAD_ARGUMENTS = 36;
-export const NOT_IMPLEMENTED = 48;
-
+/** The endpoint's own errors, with the codes and names a ClickHouse server gives the same errors. */
 export const refuse = {
-  readonly: (what: string): ClickHouseHttpError => new ClickHouseHttpError(READONLY, 'READONLY', `${what}: Cannot execute query in readonly mode`),
-  accessDenied: (user: string, what: string): ClickHouseHttpError => new ClickHouseHttpError(ACCESS_DENIED, 'ACCESS_DENIED', `${user}: Not enough privileges. ${what}`),
-  authentication: (user: string): ClickHouseHttpError =>
-    new ClickHouseHttpError(AUTHENTICATION_FAILED, 'AUTHENTICATION_FAILED', `${user}: Authentication failed: password is incorrect, or there is no user with such name`),
-  unknownDatabase: (db: string): ClickHouseHttpError => new ClickHouseHttpError(UNKNOWN_DATABASE, 'UNKNOWN_DATABASE', `Database ${db} does not exist`),
+  emptyQuery: (): ClickHouseHttpError => new ClickHouseHttpError(62, 'SYNTAX_ERROR', 'Empty query'),
+  badArguments: (message: string): ClickHouseHttpError => new ClickHouseHttpError(36, 'BAD_ARGUMENTS', message),
+  notImplemented: (message: string): ClickHouseHttpError => new ClickHouseHttpError(48, 'NOT_IMPLEMENTED', message),
+  unknownDatabase: (db: string): ClickHouseHttpError => new ClickHouseHttpError(81, 'UNKNOWN_DATABASE', `Database ${db} does not exist`),
+  readonly: (what: string): ClickHouseHttpError => new ClickHouseHttpError(164, 'READONLY', `${what}: Cannot execute query in readonly mode`),
   busy: (limit: number): ClickHouseHttpError =>
-    new ClickHouseHttpError(TOO_MANY_SIMULTANEOUS_QUERIES, 'TOO_MANY_SIMULTANEOUS_QUERIES', `Too many simultaneous queries for the analyst. Maximum: ${limit} running and queued`),
+    new ClickHouseHttpError(202, 'TOO_MANY_SIMULTANEOUS_QUERIES', `Too many simultaneous queries for the analyst. Maximum: ${limit} running and queued`),
+  bodyTooLarge: (limit: number): ClickHouseHttpError => new ClickHouseHttpError(229, 'QUERY_IS_TOO_LARGE', `The request body is larger than ${limit} bytes`),
+  cannotDecompress: (reason: string): ClickHouseHttpError => new ClickHouseHttpError(271, 'CANNOT_DECOMPRESS', `The request body could not be read: ${reason}`),
+  resultTooLarge: (limit: number, bytes: number): ClickHouseHttpError =>
+    new ClickHouseHttpError(396, 'TOO_MANY_ROWS_OR_BYTES', `Limit for result exceeded, max bytes: ${limit}, current bytes: ${bytes}`),
   unknownParameter: (name: string): ClickHouseHttpError => new ClickHouseHttpError(456, 'UNKNOWN_QUERY_PARAMETER', `Substitution \`${name}\` is not set`),
-  badArguments: (message: string): ClickHouseHttpError => new ClickHouseHttpError(BAD_ARGUMENTS, 'BAD_ARGUMENTS', message),
-  notImplemented: (message: string): ClickHouseHttpError => new ClickHouseHttpError(NOT_IMPLEMENTED, 'NOT_IMPLEMENTED', message),
+  accessDenied: (user: string, what: string): ClickHouseHttpError => new ClickHouseHttpError(497, 'ACCESS_DENIED', `${user}: Not enough privileges. ${what}`),
+  authentication: (user: string): ClickHouseHttpError =>
+    new ClickHouseHttpError(516, 'AUTHENTICATION_FAILED', `${user}: Authentication failed: password is incorrect, or there is no user with such name`),
 };
 
 /** A chDB error message ("Code: 164. DB::Exception: ... (READONLY)") as code, name and message. */

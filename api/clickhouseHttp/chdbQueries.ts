@@ -12,7 +12,7 @@
 
 import { Session } from 'chdb';
 import { checkAnalystStatement, parseExplainAst } from './analystGate.js';
-import { ClickHouseHttpError, fromEngineError, refuse } from './chErrors.js';
+import { fromEngineError, refuse } from './chErrors.js';
 import { chdbBindings, substituteParameters } from './queryParameters.js';
 
 export interface AnalystLimits {
@@ -109,7 +109,7 @@ export class ChdbStatements {
       // result is held to it here too, with the error a server gives.
       const bytes = result.bytes();
       if (bytes.length > limits.maxResultBytes) {
-        throw new ClickHouseHttpError(396, 'TOO_MANY_ROWS_OR_BYTES', `Limit for result exceeded, max bytes: ${limits.maxResultBytes}, current bytes: ${bytes.length}`);
+        throw refuse.resultTooLarge(limits.maxResultBytes, bytes.length);
       }
       return { body: Buffer.from(bytes), format, rowsRead: result.rowsRead, bytesRead: result.bytesRead, elapsedSec: result.elapsed };
     });

@@ -109,7 +109,7 @@ export async function startClickHouseHttp(options: ClickHouseHttpOptions): Promi
       const request = readRequest(url, req.headers);
       const body = await readBody(req, user.role === 'analyst' ? MAX_ANALYST_BODY : MAX_SERVICE_BODY);
       const query = statementText(request.urlQuery, body);
-      if (query.trim() === '') throw new ClickHouseHttpError(62, 'SYNTAX_ERROR', 'Empty query');
+      if (query.trim() === '') throw refuse.emptyQuery();
       const result = await run(user, request, query);
       const summary = { read_rows: String(result.rowsRead), read_bytes: String(result.bytesRead), written_rows: '0', written_bytes: '0', total_rows_to_read: '0', result_rows: '0', result_bytes: String(result.body.length), elapsed_ns: String(Math.round(result.elapsedSec * 1e9)) };
       const headers: Record<string, string> = {
@@ -192,12 +192,12 @@ async function readBody(req: IncomingMessage, limit: number): Promise<string> {
   try {
     for await (const chunk of source) {
       size += (chunk as Buffer).length;
-      if (size > limit) throw new ClickHouseHttpError(229, 'QUERY_IS_TOO_LARGE', `The request body is larger than ${limit} bytes`);
+      if (size > limit) throw refuse.bodyTooLarge(limit);
       chunks.push(chunk as Buffer);
     }
   } catch (error) {
     if (error instanceof ClickHouseHttpError) throw error;
-    throw new ClickHouseHttpError(271, 'CANNOT_DECOMPRESS', `The request body could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw refuse.cannotDecompress(error instanceof Error ? error.message : String(error));
   }
   return Buffer.concat(chunks).toString('utf8');
 }
