@@ -30,6 +30,8 @@ const SUITES = [
   'readModelTrades',
 ];
 const SERVICE_PASSWORD = 'service-password-for-tests';
+// Twelve suites take about two minutes alone, more beside the rest of a full tap run: past .taprc's 300 s.
+t.setTimeout(900_000);
 const root = new URL('../../', import.meta.url).pathname;
 
 async function startClickHouseHost(): Promise<{ child: ChildProcess; url: string }> {
