@@ -46,7 +46,9 @@
 // Env: BENCH_ORDERS (40000), BENCH_WARMUP (3000), BENCH_WALLETS (200), BENCH_CONCURRENCY (40), BENCH_BATCH (1),
 // BENCH_MARKETS (2), BENCH_HEADER_EDGE (the service's default), BENCH_CPU_PROF, BENCH_ALLOC_PROF and
 // BENCH_HEAP_SNAPSHOT (directories; unset: none), BENCH_CHILD_STDOUT (a file; unset: none),
-// BENCH_RECOVER_SAMPLE (512), BENCH_RECOVER_SECONDS (1 per measurement, 3 rounds), BENCH_SEED (6).
+// BENCH_RECOVER_SAMPLE (512), BENCH_RECOVER_SECONDS (1 per measurement, 3 rounds), BENCH_SEED (6),
+// BENCH_ANALYST (0; N > 0: the service serves its ClickHouse HTTP interface, and N analyst loops send heavy
+// queries over fills back to back through the timed window: bench/orders/analystLoad.ts).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
@@ -57,6 +59,7 @@ import { fileURLToPath } from 'node:url';
 import { Wallet, getBytes, verifyTypedData } from 'ethers';
 import secp256k1 from 'secp256k1';
 import { parseConfig } from '../config/index.js';
+import { startAnalystLoad } from './orders/analystLoad.js';
 import { ORDER_TYPES, OrderHasher, orderDomain, orderMessage, parseOrderPayload, recoverSigner, verifyOrderSignature, type SignedOrder } from '../auth/index.js';
 import { Trader, ZERO_BYTES32, type WireOrder } from '../test/support/tradingClient.js';
 import { Rng } from './prng.js';
@@ -78,6 +81,7 @@ const ALLOC_DIR = process.env.BENCH_ALLOC_PROF;
 /** BENCH_HEAP_SNAPSHOT=<dir>: a heap snapshot of the server's main thread once the window has settled. */
 const HEAP_DIR = process.env.BENCH_HEAP_SNAPSHOT;
 const SEED = Number(process.env.BENCH_SEED ?? 6);
+const ANALYST_LOOPS = Number(process.env.BENCH_ANALYST ?? 0);
 
 /** A new file in `dir` (created if missing) for one of the server's profiles or snapshots; none without a dir. */
 function outputFile(dir: string | undefined, extension: string): string | undefined {
@@ -112,6 +116,8 @@ interface ReadyInfo {
   readonly edge: boolean;
   readonly uwsNative: boolean;
   readonly markets: readonly MarketInfo[];
+  /** The ClickHouse HTTP interface's port and analyst password, with BENCH_ANALYST. */
+  readonly analyst?: { readonly port: number; readonly password: string };
 }
 
 class ServerChild {
@@ -492,7 +498,10 @@ async function main(): Promise<void> {
     const before = await server.ask<CpuAnswer>({ op: 'cpu' });
     const load = loadavg().map((x) => Number(x.toFixed(2)));
     console.log(`timed window: ${orders.length} orders in ${requests.length} requests over ${CONCURRENCY} connections...`);
+    const analystInfo = server.info.analyst;
+    const analystLoad = ANALYST_LOOPS > 0 && analystInfo !== undefined ? startAnalystLoad(analystInfo.port, analystInfo.password, ANALYST_LOOPS) : undefined;
     const result = await post(connections, requests);
+    const analyst = await analystLoad?.stop();
     const after = await server.ask<CpuAnswer>({ op: 'cpu' });
     if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'stop', file: profileFile });
     if (allocFile !== undefined) console.log(`allocation profile of the server over the window: ${(await server.ask<{ file: string }>({ op: 'allocations', action: 'stop', file: allocFile })).file}`);
@@ -559,6 +568,7 @@ async function main(): Promise<void> {
     if (threads.length > 0) console.log(`server threads (CPU us/order): ${threads.slice(0, 8).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
     console.log(`projector: ${projectorBehind} log records behind at the end of the window, caught up ${(settle.ms / 1000).toFixed(1)} s later`);
     console.log(`load generator: ${(clientCpuUs / orders.length).toFixed(0)} us/order CPU in this process (${(clientCpuUs / 10 / result.ms).toFixed(0)}% of one core)`);
+    if (analyst !== undefined) console.log(`analyst over the window: ${analyst.loops} loops of heavy queries on fills, ${analyst.queries} answered (${analyst.errors} errors${analyst.firstError === undefined ? '' : `, first: ${analyst.firstError}`}), ${analyst.meanMs} ms each on average (queue included), max ${analyst.maxMs} ms`);
     for (const [reason, n] of [...result.refusals].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  refused ${n}x: ${reason}`);
     console.log(`recovery (one core, ${sample.length} orders of this run, median of 3 rounds): native recover ${Math.round(nativeRecover)}/s, native hash + verify ${Math.round(nativeVerify)}/s, ethers verifyTypedData ${Math.round(ethersVerify)}/s; speedup ${(nativeRecover / ethersVerify).toFixed(1)}x (target ${TARGET.recoverSpeedup}x), full check ${(nativeVerify / ethersVerify).toFixed(1)}x`);
     if (profileFile !== undefined) {
@@ -593,6 +603,7 @@ async function main(): Promise<void> {
       projectorCatchUpMs: Math.round(settle.ms),
       commandsPerAppend: Number((appended / Math.max(1, appends)).toFixed(1)),
       edge,
+      analyst: analyst ?? null,
       profiled: profileFile !== undefined,
       loadAvg: load,
       machine,

@@ -147,6 +147,18 @@ const CROSS_CHECKS: ReadonlyArray<(c: Config) => ConfigProblem | undefined> = [
     c.logBackend === 'kafka' && c.kafkaBrokers.length === 0
       ? { setting: 'kafkaBrokers', message: `${label('kafkaBrokers')}: required when ${flagOf('logBackend')} is kafka; expected ${SETTINGS.kafkaBrokers.kind.expected} with at least one broker.` }
       : undefined,
+  (c) =>
+    c.clickhouseHttpPort !== undefined && c.clickhouseMode === 'server'
+      ? { setting: 'clickhouseHttpPort', message: `${label('clickhouseHttpPort')}: serves the embedded ClickHouse, so it is refused with ${flagOf('clickhouseMode')} server (analysts use the server).` }
+      : undefined,
+  (c) =>
+    c.clickhouseHttpPort !== undefined && c.analystPassword === undefined && c.clickhouseServicePassword === undefined
+      ? { setting: 'clickhouseHttpPort', message: `${label('clickhouseHttpPort')}: needs at least one user: set ${flagOf('analystPassword')} or ${flagOf('clickhouseServicePassword')}.` }
+      : undefined,
+  (c) =>
+    c.analystUser === c.clickhouseServiceUser
+      ? { setting: 'clickhouseServiceUser', message: `${label('clickhouseServiceUser')}: must differ from ${flagOf('analystUser')}.` }
+      : undefined,
 ];
 
 /** Like parseConfig, but throws ConfigError on invalid settings (and on --help, which has no config). */

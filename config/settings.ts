@@ -56,6 +56,22 @@ export const SETTINGS = {
   clickhousePassword: setting(text({ minLength: 0, placeholder: '<password>' }), '', 'ClickHouse password (server mode).', { secret: true }),
   clickhouseDatabase: setting(text({ pattern: /^[A-Za-z_][A-Za-z0-9_]*$/, expected: 'a database name (letters, digits, "_")', placeholder: '<name>' }), 'exchange', 'ClickHouse database holding the projections and the catalog.'),
 
+  // ClickHouse's HTTP interface on the embedded ClickHouse (docs/analysts.md)
+  clickhouseHttpPort: optional(int(0, 65535), "Port on which the embedded ClickHouse is served over ClickHouse's own HTTP interface (the protocol of a server's port 8123), for analysts and for other processes of the service; 0 picks a free port; unset: off. Embedded mode only: in server mode analysts use the server."),
+  clickhouseHttpHost: setting(text({ placeholder: '<host>' }), '127.0.0.1', "Address ClickHouse's HTTP interface listens on."),
+  analystUser: setting(text({ pattern: /^[A-Za-z_][A-Za-z0-9_.-]*$/, expected: 'a user name (letters, digits, "_", ".", "-")', placeholder: '<user>' }), 'analyst', "Name of the read-only analyst user of ClickHouse's HTTP interface."),
+  analystPassword: optional(text({ minLength: 8, placeholder: '<password>' }), 'Password of the analyst user; unset: no analyst user.', { secret: true }),
+  clickhouseServiceUser: setting(text({ pattern: /^[A-Za-z_][A-Za-z0-9_.-]*$/, expected: 'a user name (letters, digits, "_", ".", "-")', placeholder: '<user>' }), 'service', "Name of the read-write service user of ClickHouse's HTTP interface, with which other processes of the service use this one as their ClickHouse server."),
+  clickhouseServicePassword: optional(text({ minLength: 16, placeholder: '<password>' }), 'Password of the read-write service user; unset (the default): no service user.', { secret: true }),
+  analystMaxExecutionSec: setting(int(1, 86_400), 60, "Longest an analyst query may run (ClickHouse's max_execution_time)."),
+  analystMaxMemoryBytes: setting(int(16 * MiB, 2 ** 45), 2048 * MiB, "Most memory one analyst query may use (ClickHouse's max_memory_usage)."),
+  analystMaxResultRows: setting(int(1, 2 ** 40), 1_000_000, "Most rows an analyst query may return (max_result_rows; more is an error, never a silently cut result)."),
+  analystMaxResultBytes: setting(int(1024, 2 ** 40), 256 * MiB, 'Most uncompressed bytes an analyst query may return (max_result_bytes).'),
+  analystMaxThreads: setting(int(1, 64), 1, "Threads one analyst query may use (ClickHouse's max_threads); with one concurrent query, analysts never take more than this many cores from the engine."),
+  analystNice: setting(int(0, 19), 19, "Scheduling priority (nice value) of the threads running an analyst query (ClickHouse's os_thread_priority): at 19 the engine, the order path and the projector always come first, and analysts get the idle CPU."),
+  analystMaxConcurrentQueries: setting(int(1, 64), 1, 'Analyst queries that run at once; the others wait their turn in arrival order.'),
+  analystMaxQueuedQueries: setting(int(0, 10_000), 16, 'Analyst queries that may wait for a turn; past that a query is refused at once (TOO_MANY_SIMULTANEOUS_QUERIES).'),
+
   // Engine and signing
   feeAccount: setting(address(), DEFAULT_ENGINE_CONFIG.feeAccount, 'Ledger account that collects trading fees.'),
   gtdSecurityMarginSec: setting(int(0, 86_400), DEFAULT_ENGINE_CONFIG.gtdSecurityMarginSec, 'A GTD order leaves the book this many seconds before its expiration; an order expiring sooner is refused.'),

@@ -11,7 +11,8 @@ import type { EngineHost } from '../host/engineHost.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
 import { Projector } from '../projections/projector.js';
 import { readContext, type ReadContext } from '../projections/readModel/index.js';
-import { openClickHouse, type ClickHouseClient } from '../storage/clickhouse.js';
+import { chdbPathOf, openClickHouse, type ClickHouseClient } from '../storage/clickhouse.js';
+import { startClickHouseHttp, type ClickHouseHttpServer, type ClickHouseHttpUser } from '../api/clickhouseHttp/clickhouseHttpServer.js';
 import { startCatalogService, type CatalogService } from '../catalog/catalogService.js';
 import { MarketIndex } from '../catalog/marketIndex.js';
 import { createHttpServer, type HttpServer } from '../api/http/httpServer.js';
@@ -67,6 +68,8 @@ export interface RunningService {
   readonly metrics: ServiceMetrics;
   /** The demo traders, when they run (demoTradersWanted). */
   readonly demo: DemoTraders | undefined;
+  /** The embedded ClickHouse over ClickHouse's HTTP interface; undefined unless --clickhouse-http-port is set. */
+  readonly clickhouseHttp: ClickHouseHttpServer | undefined;
   close(): Promise<void>;
 }
 
@@ -95,6 +98,8 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     (await openClickHouse({ mode: config.clickhouseMode, dataDir: config.dataDir, url: config.clickhouseUrl, user: config.clickhouseUser, password: config.clickhousePassword, database: config.clickhouseDatabase }));
   const db = config.clickhouseDatabase;
   if (!ownsClickHouse) await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
+
+  const clickhouseHttp = config.clickhouseHttpPort === undefined ? undefined : await startClickHouseEndpoint(config, ch, logger);
 
   const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: config.projectionIntervalMs, onBatch: (_f, to) => metrics.projectedTo(to) });
   late.projector = projector;
@@ -172,6 +177,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
       await demo?.stop();
       await listener.stop();
       listener.removeSocket();
+      await clickhouseHttp?.close();
       await http.drained();
       await signatures.close();
       await catalog.close();
@@ -187,5 +193,33 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     return closing;
   };
 
-  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, demo, close };
+  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, demo, clickhouseHttp, close };
+}
+
+async function startClickHouseEndpoint(config: Config, ch: ClickHouseClient, logger: Logger): Promise<ClickHouseHttpServer> {
+  const chdbPath = chdbPathOf(ch);
+  if (chdbPath === undefined) throw new Error('--clickhouse-http-port serves the embedded ClickHouse; this service has none (server mode)');
+  const users: ClickHouseHttpUser[] = [];
+  if (config.analystPassword !== undefined) users.push({ name: config.analystUser, password: config.analystPassword, role: 'analyst' });
+  if (config.clickhouseServicePassword !== undefined) users.push({ name: config.clickhouseServiceUser, password: config.clickhouseServicePassword, role: 'service' });
+  const server = await startClickHouseHttp({
+    host: config.clickhouseHttpHost,
+    port: config.clickhouseHttpPort ?? 0,
+    chdbPath,
+    database: config.clickhouseDatabase,
+    users,
+    analystLimits: {
+      maxExecutionSec: config.analystMaxExecutionSec,
+      maxMemoryBytes: config.analystMaxMemoryBytes,
+      maxResultRows: config.analystMaxResultRows,
+      maxResultBytes: config.analystMaxResultBytes,
+      maxThreads: config.analystMaxThreads,
+      nice: config.analystNice,
+    },
+    analystConcurrentQueries: config.analystMaxConcurrentQueries,
+    analystQueuedQueries: config.analystMaxQueuedQueries,
+    onError: (error) => logger.error({ err: error }, 'ClickHouse HTTP request failed'),
+  });
+  logger.info({ host: config.clickhouseHttpHost, port: server.port, users: users.map((u) => `${u.name} (${u.role})`) }, "serving the embedded ClickHouse over ClickHouse's HTTP interface");
+  return server;
 }

@@ -19,14 +19,29 @@ export interface ClickHouseSettings {
   readonly database: string;
 }
 
+/** Where an embedded client's chDB keeps its data (a property, so a Proxy around the client still finds it). */
+const CHDB_PATH = Symbol.for('pmx.clickhouse.chdbPath');
+
+type Embedded = { [CHDB_PATH]?: string };
+
+/**
+ * The data path of an embedded client's chDB, undefined for a server. chDB binds one data path per process:
+ * other chDB sessions of the process (the ClickHouse HTTP endpoint's) must open this one.
+ */
+export function chdbPathOf(client: ClickHouseClient): string | undefined {
+  return (client as unknown as Embedded)[CHDB_PATH];
+}
+
 export async function openClickHouse(settings: ClickHouseSettings): Promise<ClickHouseClient> {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(settings.database)) throw new Error(`invalid ClickHouse database name ${settings.database}`);
   let client: ClickHouseClient;
   if (settings.mode === 'embedded') {
     // Loaded only in embedded mode: the native engine is large and a server deployment never needs it.
     const { createChdbConnection } = await import('chdb/connection');
-    const connection = createChdbConnection({ path: join(settings.dataDir, 'clickhouse') });
+    const path = join(settings.dataDir, 'clickhouse');
+    const connection = createChdbConnection({ path });
     client = createClient({ connection } as unknown as Parameters<typeof createClient>[0]);
+    (client as unknown as Embedded)[CHDB_PATH] = path;
     // Bulk inserts go through files here (storage/bulkInsert.ts says why).
     useSpoolDir(client, join(settings.dataDir, 'clickhouse-spool'));
   } else {

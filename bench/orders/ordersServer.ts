@@ -49,6 +49,8 @@ const config = {
   orderTimestampWindowSec: 3600,
   demoTraders: false,
   operatorToken: randomBytes(24).toString('hex'),
+  // BENCH_ANALYST: the ClickHouse HTTP interface with an analyst user, for the analyst load.
+  ...(Number(process.env.BENCH_ANALYST ?? 0) > 0 ? { clickhouseHttpPort: 0, analystPassword: randomBytes(12).toString('hex') } : {}),
 };
 const running = await startService(config, pino({ level: 'warn' }));
 const host = running.engine;
@@ -155,4 +157,5 @@ process.on('SIGTERM', () => {
     });
 });
 
-process.stdout.write(`READY ${JSON.stringify({ port: running.port, operatorToken: config.operatorToken, edge: running.edge !== undefined, uwsNative: running.uwsNative, markets })}\n`);
+const analyst = running.clickhouseHttp === undefined ? undefined : { port: running.clickhouseHttp.port, password: config.analystPassword };
+process.stdout.write(`READY ${JSON.stringify({ port: running.port, operatorToken: config.operatorToken, edge: running.edge !== undefined, uwsNative: running.uwsNative, markets, analyst })}\n`);

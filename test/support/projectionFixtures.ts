@@ -51,11 +51,26 @@ let shared: Promise<ClickHouseClient> | undefined;
 let databases = 0;
 
 /**
- * A new, empty database in this process's embedded ClickHouse. chDB allows one active data directory per
- * process, so tests share one and keep apart by database.
+ * A ClickHouse server for the tests that take one (test/projections/serverMode.test.ts runs the projection
+ * and read-model suites so): PMX_TEST_CLICKHOUSE_URL, user and password. Unset: embedded chDB.
+ */
+export function testClickHouseServer(): { url: string; user: string; password: string } | undefined {
+  const url = process.env.PMX_TEST_CLICKHOUSE_URL;
+  if (url === undefined || url === '') return undefined;
+  return { url, user: process.env.PMX_TEST_CLICKHOUSE_USER ?? 'default', password: process.env.PMX_TEST_CLICKHOUSE_PASSWORD ?? '' };
+}
+
+/**
+ * A new, empty database in this process's embedded ClickHouse (or in the server testClickHouseServer()
+ * names). chDB allows one active data directory per process, so tests share one and keep apart by database.
  */
 export async function freshDatabase(): Promise<{ ch: ClickHouseClient; db: string }> {
-  shared ??= openClickHouse({ mode: 'embedded', dataDir: mkdtempSync(join(tmpdir(), 'proj-ch-')), url: '', user: '', password: '', database: DB });
+  const server = testClickHouseServer();
+  shared ??= openClickHouse(
+    server === undefined
+      ? { mode: 'embedded', dataDir: mkdtempSync(join(tmpdir(), 'proj-ch-')), url: '', user: '', password: '', database: DB }
+      : { mode: 'server', dataDir: '', ...server, database: DB },
+  );
   const ch = await shared;
   databases += 1;
   const db = `t${process.pid}_${databases}`;

@@ -6,10 +6,24 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import { STATEMENT_SEPARATOR } from '../../storage/bulkInsert.js';
 
-/** `each` is given every statement and runs it (or not, or around other commands) with `run`; throwing fails the call. */
+/**
+ * `each` is given every statement and runs it (or not, or around other commands) with `run`; throwing fails the
+ * call. With a ClickHouse server, whose inserts go through insert() one per call, each insert() is a statement
+ * too, given as `INSERT INTO <table> (<columns>) FORMAT <format>`.
+ */
 export function eachStatement(ch: ClickHouseClient, each: (statement: string, run: () => Promise<void>) => Promise<void>): ClickHouseClient {
   return new Proxy(ch, {
     get(client, key, receiver) {
+      if (key === 'insert') {
+        return async (params: Parameters<ClickHouseClient['insert']>[0]) => {
+          let result: Awaited<ReturnType<ClickHouseClient['insert']>> | undefined;
+          const columns = Array.isArray(params.columns) ? ` (${(params.columns as string[]).join(', ')})` : '';
+          await each(`INSERT INTO ${params.table}${columns} FORMAT ${params.format ?? 'JSONCompactEachRow'}`, async () => {
+            result = await client.insert(params);
+          });
+          return result ?? { executed: false, query_id: '', response_headers: {}, summary: undefined };
+        };
+      }
       if (key !== 'command') return Reflect.get(client, key, receiver);
       return async (params: Parameters<ClickHouseClient['command']>[0]) => {
         let result: Awaited<ReturnType<ClickHouseClient['command']>> = { query_id: '' } as Awaited<ReturnType<ClickHouseClient['command']>>;
