@@ -45,7 +45,8 @@ t.test('every npm start command and every "--flag value" the documents show is a
   for (const doc of docs) {
     const text = readFileSync(new URL(`../${doc}`, import.meta.url), 'utf8');
     for (const [, args] of text.matchAll(/npm start -- ([^`\n#]+)/g)) {
-      const argv = (args ?? '').trim().split(/\s+/);
+      // Shell words: quoted strings are one argument.
+      const argv = [...(args ?? '').trim().matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
       const result = parseConfig(argv, {});
       t.not(result.kind, 'invalid', `${doc}: npm start -- ${argv.join(' ')}${result.kind === 'invalid' ? ` (${result.problems.map((p) => p.message).join('; ')})` : ''}`);
       commands += 1;
