@@ -28,4 +28,5 @@ export const WS_CLOSE = {
   slowConsumer: { code: 4008, reason: 'slow consumer: send buffer over the backpressure limit' },
   shutdown: { code: 1001, reason: 'server shutting down' },
   tooBig: { code: 1009, reason: 'message too big' },
+  idle: { code: 4000, reason: 'idle: no message (PING) for' },
 } as const;

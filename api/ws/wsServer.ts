@@ -13,6 +13,7 @@
 // - Text `PING` (any case) is answered with `PONG`. A malformed, unknown or over-limit message gets an error
 //   frame (wsErrors.ts) and changes nothing; a message over wsMaxMessageBytes closes the socket (1009) with a
 //   reason (one more than 1 MiB over it is dropped by uWS itself, without a close frame).
+// - A connection that sends nothing (no PING) for wsIdleTimeoutSec is closed (4000) with a reason.
 // - A subscriber whose send buffer passes wsMaxBackpressureBytes is closed (4008) with a reason, checked
 //   whenever that much could have been queued since the last check and on a timer; uWS's own limit at twice
 //   that closes it outright should a burst ever outrun the check. Either way it never slows the others.
@@ -60,6 +61,8 @@ export interface WsServer {
 interface Conn {
   readonly channel: 'market' | 'user';
   readonly ip: string;
+  /** When the client last sent anything (ms). */
+  lastHeard: number;
   open: boolean;
   started: boolean;
   /** Market channel: subscribed token ids, and custom features. */
@@ -134,7 +137,18 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
     sinceSweep = 0;
     for (const ws of conns) if (ws.getBufferedAmount() > limits.maxBackpressureBytes) closeSlow(ws);
   };
-  const timer = setInterval(sweep, options.sweepMs ?? 100);
+  const idleMs = limits.idleTimeoutSec * 1000;
+  const sweepIdle = (): void => {
+    const now = Date.now();
+    for (const ws of conns) {
+      const d = ws.getUserData();
+      if (d.open && now - d.lastHeard > idleMs) ws.end(WS_CLOSE.idle.code, `${WS_CLOSE.idle.reason} ${limits.idleTimeoutSec} s`);
+    }
+  };
+  const timer = setInterval(() => {
+    sweep();
+    sweepIdle();
+  }, options.sweepMs ?? 100);
   timer.unref();
   /** Called for every message leaving through a topic or directly. */
   const handed = (bytes: number): void => {
@@ -295,6 +309,7 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
 
   const onMessage = (ws: Socket, message: ArrayBuffer, isBinary: boolean): void => {
     const d = ws.getUserData();
+    d.lastHeard = Date.now();
     if (message.byteLength > limits.maxMessageBytes) {
       ws.end(WS_CLOSE.tooBig.code, `${WS_CLOSE.tooBig.reason} (at most ${limits.maxMessageBytes} bytes)`);
       return;
@@ -337,7 +352,8 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
     // uWS drops a connection over its own limit without a close frame; it is set above ours so that a
     // message up to 1 MiB over the limit gets a 1009 with a reason instead.
     maxPayloadLength: limits.maxMessageBytes + OVERSIZE_SLACK,
-    idleTimeout: limits.idleTimeoutSec,
+    // Our own check closes an idle connection with a reason (sweepIdle); uWS's, later, is the backstop.
+    idleTimeout: limits.idleTimeoutSec + 8,
     maxBackpressure: limits.maxBackpressureBytes * 2,
     closeOnBackpressureLimit: 1,
     sendPingsAutomatically: false,
@@ -359,7 +375,7 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
         return;
       }
       perIp.set(ip, (perIp.get(ip) ?? 0) + 1);
-      const data: Conn = { channel, ip, open: false, started: false, assets: new Set(), custom: false, resolvedMarkets: new Map(), apiKey: '', markets: new Set(), all: false };
+      const data: Conn = { channel, ip, lastHeard: Date.now(), open: false, started: false, assets: new Set(), custom: false, resolvedMarkets: new Map(), apiKey: '', markets: new Set(), all: false };
       res.upgrade(data, key, protocol, extensions, context);
     },
     open: (ws: Socket) => {
