@@ -87,7 +87,7 @@ export const SETTINGS = {
   wsMaxSubscriptions: setting(int(1, 1_000_000), 1000, 'Most assets (market channel) or markets (user channel) one WebSocket connection may subscribe to; a subscribe beyond it is refused with an error frame and changes nothing.'),
   wsMaxMessageBytes: setting(int(1024, 16 * MiB), 64 * 1024, 'Largest message a WebSocket client may send; a larger one closes the connection (1009).'),
   wsMaxConnectionsPerIp: setting(int(1, 1_000_000), 100, 'Most open WebSocket connections per client IP; the upgrade beyond it is refused with 429.'),
-  wsIdleTimeoutSec: setting(int(8, 3600), 60, 'A WebSocket connection that sends nothing (no PING) for this long is closed (uWS rounds to 4 s).'),
+  wsIdleTimeoutSec: setting(int(8, 900), 60, 'A WebSocket connection that sends nothing (no PING) for this long is closed (uWS rounds to 4 s).'),
   wsMaxBackpressureBytes: setting(int(64 * 1024, 1024 * MiB), 4 * MiB, 'Bytes queued for one WebSocket subscriber beyond which it is closed as a slow consumer (4008), so the others never wait for it.'),
 
   // Logging

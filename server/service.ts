@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { EngineHost } from '../host/engineHost.js';
+import type { LogRecord } from '../log/eventLog.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
 import { Projector } from '../projections/projector.js';
 import { readContext, type ReadContext } from '../projections/readModel/index.js';
@@ -38,6 +39,8 @@ export interface ServiceHooks {
   /** An already open ClickHouse client (tests share one chDB per process); the service does not close it. */
   readonly clickhouse?: ClickHouseClient;
   readonly clock?: () => number;
+  /** Told of each durable batch before it is published to WebSocket subscribers (benchmarks time delivery from here). */
+  readonly onDurable?: (records: readonly LogRecord[]) => void;
   /** The service can no longer serve (the header edge's thread died); the caller should close it. */
   readonly onFatal?: (error: Error) => void;
 }
@@ -77,6 +80,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     onProgress: (p) => logger.debug({ recovery: p }, 'engine recovery'),
     onDurable: (records) => {
       late.projector?.offer(records);
+      hooks.onDurable?.(records);
       try {
         late.publisher?.publish(records);
       } catch (error) {

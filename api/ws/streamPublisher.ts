@@ -6,11 +6,11 @@
 //
 // Contract:
 // - Nothing is published for a record that is not durable; per token, events leave in log order.
-// - price_change carries, per token, every level whose aggregate size changed in the batch (coalesced over
-//   the batch's commands), with the token's best bid and ask and the `hash` of its book after the batch,
-//   stamped with the time of the batch's last record that touched the market: the hash GET /book gives for
-//   that book at that timestamp.
-// - Level state is kept only for markets someone watches; it is taken from the engine at a durable position
+// - price_change is per record (one command): per token, every level whose aggregate size the record
+//   changed, with the token's best bid and ask and the `hash` of its book after the record, stamped with
+//   the record's time: the hash GET /book gives for that book at that timestamp. The levels are followed
+//   from the records themselves (marketLevels.ts), so a batch of commands is as many price changes.
+// - Level state is kept only for markets someone watches; it starts from the engine at a durable position
 //   (`whenDurable`), so a subscriber's snapshot and the changes after it are of the same log positions:
 //   never a book older than one already delivered.
 // - User events go to the topics of the API key that owns the order (upstream's `owner`), never another's.
@@ -18,13 +18,13 @@
 import type { Engine, EngineEvent, MarketResolved, MarketUpdated, OrderAccepted, TradeExecuted } from '../../engine/index.js';
 import type { IndexedMarket } from '../../catalog/marketIndex.js';
 import type { LogRecord } from '../../log/eventLog.js';
-import { bookSnapshot, bookTemplate, stampBook } from '../clob/bookView.js';
+import { bookSnapshot } from '../clob/bookView.js';
 import { transactionHashOf } from '../../projections/readModel/wire.js';
-import { bestOf, levelsOf, tokenChanges, type Levels } from './marketLevels.js';
+import { MarketLevels } from './marketLevels.js';
 import { bestBidAskEvent, bookEvent, lastTradePriceEvent, marketResolvedEvent, newMarketEvent, priceChangeEvent, tickSizeChangeEvent } from './marketMessages.js';
 import { customTokenTopic, NEW_MARKET_TOPIC, resolvedTopic, tokenTopic, userMarketTopic, userTopic, type Fanout } from './topics.js';
 import { orderEvent, tradeEvent, type OrderEventType } from './userMessages.js';
-import { UserOrders, type TrackedOrder } from './userOrders.js';
+import { bookTermsOf, UserOrders, type TrackedOrder } from './userOrders.js';
 
 export interface StreamPublisherOptions {
   /** The engine whose durable batches are published (read only inside publish() and whenDurable tasks). */
@@ -36,8 +36,9 @@ export interface StreamPublisherOptions {
 }
 
 interface Watched {
-  levels: Levels;
-  readonly tokens: readonly [string, string];
+  readonly levels: MarketLevels;
+  /** Best bid and ask last published per outcome (best_bid_ask goes out when they move). */
+  best: [{ bid: number | undefined; ask: number | undefined }, { bid: number | undefined; ask: number | undefined }];
 }
 
 const DEFAULT_LABELS: readonly [string, string] = ['Yes', 'No'];
@@ -50,8 +51,8 @@ export class StreamPublisher {
   private readonly watched = new Map<string, Watched>();
   private readonly orders = new UserOrders();
   private waiting: (() => void)[] = [];
-  /** Markets touched by the batch being published, with the time of their last record. */
-  private readonly touched = new Map<string, number>();
+  /** Watched markets whose levels the record being published moved or whose hash it changed. */
+  private readonly touched = new Set<string>();
 
   constructor(private readonly options: StreamPublisherOptions) {
     this.engine = options.engine;
@@ -75,8 +76,9 @@ export class StreamPublisher {
   watchToken(tokenId: string): void {
     const found = this.engine.marketOfToken(tokenId);
     if (found === undefined || this.watched.has(found.market.conditionId)) return;
-    const tokens = found.market.tokenIds;
-    this.watched.set(found.market.conditionId, { levels: levelsOf(this.engine, tokens[0]) ?? { bids: new Map(), asks: new Map() }, tokens });
+    const levels = MarketLevels.fromEngine(this.engine, found.market.conditionId);
+    if (levels === undefined) return;
+    this.watched.set(found.market.conditionId, { levels, best: [levels.best(0), levels.best(1)] });
   }
 
   /** The market a token belongs to, if any. */
@@ -97,18 +99,24 @@ export class StreamPublisher {
 
   /** Publishes one durable batch (called in log order, before the engine applies the next batch). */
   publish(records: readonly LogRecord[]): void {
-    const touched = this.touched;
-    touched.clear();
     for (const record of records) {
+      this.touched.clear();
       let bucket = 0;
+      let placed: TrackedOrder | undefined;
       for (const e of record.events) {
         if (e.type === 'TradeExecuted') this.trade(e, bucket++);
+        else if (e.type === 'OrderAccepted') placed = this.accepted(e);
         else this.event(e);
         const cid = conditionIdOf(e);
-        if (cid !== undefined) touched.set(cid, e.time);
+        if (cid !== undefined && this.watched.has(cid)) this.touched.add(cid);
       }
+      // The order the record placed rests once its own matching is done, if it is a GTC/GTD with quantity left.
+      if (placed !== undefined && this.orders.isOpen(placed) && (placed.orderType === 'GTC' || placed.orderType === 'GTD')) {
+        placed.resting = true;
+        this.moveLevel(placed, placed.size - placed.matched);
+      }
+      for (const cid of this.touched) this.levelChanges(cid, record.command.time);
     }
-    for (const [cid, time] of touched) this.levelChanges(cid, time);
     this.durableSeq = this.engine.seq;
     if (this.waiting.length > 0) {
       const tasks = this.waiting;
@@ -128,12 +136,13 @@ export class StreamPublisher {
 
   private event(e: EngineEvent): void {
     switch (e.type) {
-      case 'OrderAccepted':
-        return this.accepted(e);
       case 'OrderCancelled':
       case 'OrderExpired': {
         const o = this.orders.ended(e);
-        if (o !== undefined) this.toOwner(o, 'CANCELLATION', e.time);
+        if (o === undefined) return;
+        if (o.resting) this.moveLevel(o, -(o.size - o.matched));
+        o.resting = false;
+        this.toOwner(o, 'CANCELLATION', e.time);
         return;
       }
       case 'MarketListed':
@@ -148,7 +157,15 @@ export class StreamPublisher {
     }
   }
 
-  private accepted(e: OrderAccepted): void {
+  /** Moves an order's open quantity in its market's levels, when someone watches the market. */
+  private moveLevel(o: TrackedOrder, delta: number): void {
+    const w = this.watched.get(o.conditionId);
+    if (w === undefined) return;
+    const { bid, price } = bookTermsOf(o);
+    w.levels.move(bid, price, delta);
+  }
+
+  private accepted(e: OrderAccepted): TrackedOrder {
     const o: TrackedOrder = {
       id: e.orderId,
       account: e.account,
@@ -165,9 +182,11 @@ export class StreamPublisher {
       expiration: e.expiration,
       createdAt: e.time,
       trades: [],
+      resting: false,
     };
     this.orders.accepted(o);
     this.toOwner(o, 'PLACEMENT', e.time);
+    return o;
   }
 
   private toOwner(o: TrackedOrder, type: OrderEventType, time: number): void {
@@ -197,11 +216,18 @@ export class StreamPublisher {
     }
     for (const side of [e.taker, e.maker]) {
       const o = this.orders.filled(side.orderId, e.size, e.tradeId);
-      if (o !== undefined) this.toOwner(o, 'UPDATE', e.time);
+      if (o === undefined) continue;
+      if (o.resting) this.moveLevel(o, -e.size);
+      if (o.status !== 'LIVE') o.resting = false;
+      this.toOwner(o, 'UPDATE', e.time);
     }
+    const w = this.watched.get(e.conditionId);
+    if (w !== undefined) w.levels.lastTrade = e.price;
   }
 
   private updated(e: MarketUpdated): void {
+    const w = this.watched.get(e.conditionId);
+    if (w !== undefined) w.levels.params = { tickSize: e.tickSize, minSize: e.minSize, makerFeeBps: e.makerFeeBps, takerFeeBps: e.takerFeeBps, negRisk: e.negRisk };
     if (e.tickSize === e.previous.tickSize) return;
     const tokens = this.engine.market(e.conditionId)?.tokenIds;
     if (tokens === undefined) return;
@@ -214,32 +240,27 @@ export class StreamPublisher {
     this.send(resolvedTopic(e.conditionId), () => marketResolvedEvent(e, tokens, this.options.catalog(e.conditionId)));
   }
 
-  /** price_change and best_bid_ask of a watched market after the batch; forgets it once nobody watches. */
+  /** price_change and best_bid_ask of a watched market after a record; forgets it once nobody watches. */
   private levelChanges(conditionId: string, time: number): void {
     const w = this.watched.get(conditionId);
     if (w === undefined) return;
-    const watchers = w.tokens.map((t) => this.fanout.subscribers(tokenTopic(t)) + this.fanout.subscribers(customTokenTopic(t)));
+    const { levels } = w;
+    const watchers = levels.tokens.map((t) => this.fanout.subscribers(tokenTopic(t)) + this.fanout.subscribers(customTokenTopic(t)));
     if (watchers[0] === 0 && watchers[1] === 0) {
       this.watched.delete(conditionId);
       return;
     }
-    const after = levelsOf(this.engine, w.tokens[0]);
-    if (after === undefined) return;
-    const before = w.levels;
-    w.levels = after;
+    if (!levels.changed) return;
+    const changes = levels.takeChanges();
     for (const outcome of [0, 1] as const) {
+      const tokenId = levels.tokens[outcome];
+      const best = levels.best(outcome);
+      const was = w.best[outcome];
+      w.best[outcome] = best;
       if (watchers[outcome] === 0) continue;
-      const tokenId = w.tokens[outcome];
-      const changes = tokenChanges(before, after, outcome);
-      const best = bestOf(after, outcome);
-      if (changes.length > 0) {
-        this.send(tokenTopic(tokenId), () => {
-          const template = bookTemplate(this.engine, tokenId);
-          const hash = template === undefined ? '' : stampBook(template, time).snapshot.hash;
-          return priceChangeEvent(conditionId, tokenId, time, changes, { hash, bid: best.bid, ask: best.ask });
-        });
+      if (changes[outcome].length > 0) {
+        this.send(tokenTopic(tokenId), () => priceChangeEvent(conditionId, tokenId, time, changes[outcome], { hash: levels.snapshot(outcome, time).hash, bid: best.bid, ask: best.ask }));
       }
-      const was = bestOf(before, outcome);
       if (was.bid !== best.bid || was.ask !== best.ask) this.send(customTokenTopic(tokenId), () => bestBidAskEvent(conditionId, tokenId, time, best.bid, best.ask));
     }
   }

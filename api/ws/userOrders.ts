@@ -1,5 +1,7 @@
-// The open orders the user channel describes, followed from durable records: what an `order` event needs
-// that the record does not repeat (owner, original size, type, expiry, creation time, trades so far). The
+// The open orders the stream publisher follows from durable records: what an `order` event needs that the
+// record does not repeat (owner, original size, type, expiry, creation time, trades so far), and whether the
+// order rests in the book (which price levels it counts in: an order rests only once its own record has
+// matched it, when it is a GTC/GTD with quantity left, as in the engine). The
 // same transitions as the orders projection (projections/builders/orders.ts), so an event's status is the
 // one GET /data/order/{id} shows once the projection holds the record:
 // LIVE while open; MATCHED once filled, or when a FAK/FOK remainder is killed after a partial fill;
@@ -8,7 +10,7 @@
 // Orders open when the tracker starts are taken from the engine's state at that (durable) position; the
 // engine keeps no creation time, so theirs is 0 until issue 16's in-memory read model can supply it.
 
-import type { Engine, OrderCancelled, OrderExpired, OrderType, Outcome, Side } from '../../engine/index.js';
+import { PRICE_ONE, type Engine, type OrderCancelled, type OrderExpired, type OrderType, type Outcome, type Side } from '../../engine/index.js';
 
 export type WsOrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'EXPIRED' | 'CANCELED_MARKET_RESOLVED';
 
@@ -31,6 +33,13 @@ export interface TrackedOrder {
   /** ms. */
   readonly createdAt: number;
   readonly trades: string[];
+  /** In the book: its open quantity counts in a price level. */
+  resting: boolean;
+}
+
+/** Where an order rests in the book: outcome 0's terms. */
+export function bookTermsOf(o: TrackedOrder): { bid: boolean; price: number } {
+  return { bid: (o.outcome === 0) === (o.side === 'BUY'), price: o.outcome === 0 ? o.price : PRICE_ONE - o.price };
 }
 
 export class UserOrders {
@@ -57,6 +66,7 @@ export class UserOrders {
         expiration: o.expiration,
         createdAt: 0,
         trades: [],
+        resting: true,
       });
     }
   }
@@ -67,6 +77,10 @@ export class UserOrders {
 
   accepted(o: TrackedOrder): void {
     this.open.set(o.id, o);
+  }
+
+  isOpen(o: TrackedOrder): boolean {
+    return this.open.get(o.id) === o;
   }
 
   /** A fill of a known order (undefined for an unknown one); a filled order leaves the tracker. */
