@@ -99,30 +99,37 @@ export class StreamPublisher {
 
   /** Publishes one durable batch (called in log order, before the engine applies the next batch). */
   publish(records: readonly LogRecord[]): void {
-    for (const record of records) {
-      this.touched.clear();
-      let bucket = 0;
-      let placed: TrackedOrder | undefined;
-      for (const e of record.events) {
-        if (e.type === 'TradeExecuted') this.trade(e, bucket++);
-        else if (e.type === 'OrderAccepted') placed = this.accepted(e);
-        else this.event(e);
-        const cid = conditionIdOf(e);
-        if (cid !== undefined && this.watched.has(cid)) this.touched.add(cid);
+    try {
+      for (const record of records) this.publishRecord(record);
+    } finally {
+      // Even if a record could not be published (a bug), the engine is at the batch's end: waiting
+      // subscriptions go ahead rather than wait for ever.
+      this.durableSeq = this.engine.seq;
+      if (this.waiting.length > 0) {
+        const tasks = this.waiting;
+        this.waiting = [];
+        for (const task of tasks) task();
       }
-      // The order the record placed rests once its own matching is done, if it is a GTC/GTD with quantity left.
-      if (placed !== undefined && this.orders.isOpen(placed) && (placed.orderType === 'GTC' || placed.orderType === 'GTD')) {
-        placed.resting = true;
-        this.moveLevel(placed, placed.size - placed.matched);
-      }
-      for (const cid of this.touched) this.levelChanges(cid, record.command.time);
     }
-    this.durableSeq = this.engine.seq;
-    if (this.waiting.length > 0) {
-      const tasks = this.waiting;
-      this.waiting = [];
-      for (const task of tasks) task();
+  }
+
+  private publishRecord(record: LogRecord): void {
+    this.touched.clear();
+    let bucket = 0;
+    let placed: TrackedOrder | undefined;
+    for (const e of record.events) {
+      if (e.type === 'TradeExecuted') this.trade(e, bucket++);
+      else if (e.type === 'OrderAccepted') placed = this.accepted(e);
+      else this.event(e);
+      const cid = conditionIdOf(e);
+      if (cid !== undefined && this.watched.has(cid)) this.touched.add(cid);
     }
+    // The order the record placed rests once its own matching is done, if it is a GTC/GTD with quantity left.
+    if (placed !== undefined && this.orders.isOpen(placed) && (placed.orderType === 'GTC' || placed.orderType === 'GTD')) {
+      placed.resting = true;
+      this.moveLevel(placed, placed.size - placed.matched);
+    }
+    for (const cid of this.touched) this.levelChanges(cid, record.command.time);
   }
 
   private send(topic: string, build: () => Record<string, unknown>): void {
