@@ -74,7 +74,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const metrics = new ServiceMetrics();
   // The projector is built after the engine, whose durable batches are handed to it in memory (it reads the
   // log for whatever it was not handed: the records made durable before it existed, or after it fell behind).
-  const late: { projector?: Projector; publisher?: StreamPublisher; markets?: MarketIndex; fanout?: Fanout } = {};
+  const late: { projector?: Projector; publisher?: StreamPublisher; markets?: MarketIndex; fanout?: Fanout; ws?: WsServer } = {};
   const engineService = await startEngineService(config, {
     clock,
     onProgress: (p) => logger.debug({ recovery: p }, 'engine recovery'),
@@ -99,6 +99,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     fanout: { publish: (topic, message) => late.fanout?.publish(topic, message), subscribers: (topic) => late.fanout?.subscribers(topic) ?? 0 },
     catalog: (conditionId) => late.markets?.get(conditionId),
     clock,
+    onApiKeyDeleted: (apiKey) => late.ws?.keyDeleted(apiKey),
   });
   late.publisher = publisher;
 
@@ -180,6 +181,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     counters: wsCounters,
   });
   late.fanout = uwsFanout(http.app, wsCounters, (bytes) => ws.published(bytes));
+  late.ws = ws;
   metrics.watch({ projector, log: engineService.log, host });
   metrics.watchWs(wsCounters);
   const listener = await listenPublic(http, config, (error) => {

@@ -33,6 +33,8 @@ export interface StreamPublisherOptions {
   /** Catalog facts of a market (labels, question, event) when the catalog index has it. */
   readonly catalog: (conditionId: string) => IndexedMarket | undefined;
   readonly clock: () => number;
+  /** A key was deleted (durably): its user-channel connections must go. */
+  readonly onApiKeyDeleted?: (apiKey: string) => void;
 }
 
 interface Watched {
@@ -159,6 +161,9 @@ export class StreamPublisher {
         return this.updated(e);
       case 'MarketResolved':
         return this.resolved(e);
+      case 'ApiKeyDeleted':
+        this.options.onApiKeyDeleted?.(e.apiKey);
+        return;
       default:
         return;
     }

@@ -25,6 +25,7 @@ export function errorFrame(code: WsErrorCode, detail?: string): string {
 export const WS_CLOSE = {
   unauthorized: { code: 1008, reason: 'unauthorized: invalid or missing api credentials (auth.apiKey, secret, passphrase)' },
   authFirst: { code: 1008, reason: 'unauthorized: the first message on /ws/user must be the subscribe message with auth' },
+  keyDeleted: { code: 1008, reason: 'unauthorized: the api key was deleted' },
   slowConsumer: { code: 4008, reason: 'slow consumer: send buffer over the backpressure limit' },
   shutdown: { code: 1001, reason: 'server shutting down' },
   tooBig: { code: 1009, reason: 'message too big' },

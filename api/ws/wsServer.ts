@@ -9,7 +9,8 @@
 //   subscription. Topic subscriptions and snapshots run at a durable engine position (StreamPublisher.whenDurable),
 //   so a snapshot is never ahead of the log, nor behind a change already sent.
 // - User channel: the first message must be `{"type":"user","auth":{apiKey,secret,passphrase},"markets"?}`;
-//   wrong or missing credentials close the socket (1008) with a reason. Events go to the key's topics only.
+//   wrong or missing credentials close the socket (1008) with a reason. Events go to the key's topics only;
+//   deleting the key closes its connections (1008).
 // - Text `PING` (any case) is answered with `PONG`. A malformed, unknown or over-limit message gets an error
 //   frame (wsErrors.ts) and changes nothing; a message over wsMaxMessageBytes closes the socket (1009) with a
 //   reason (one more than 1 MiB over it is dropped by uWS itself, without a close frame).
@@ -56,6 +57,8 @@ export interface WsServer {
   readonly open: number;
   /** Tells the backpressure check that a topic message of `bytes` left (uwsFanout's onPublished). */
   published(bytes: number): void;
+  /** Closes the user-channel connections of a deleted key (1008). */
+  keyDeleted(apiKey: string): void;
 }
 
 interface Conn {
@@ -123,6 +126,8 @@ function sameText(a: string, b: string): boolean {
 export function attachWebSockets(options: WsServerOptions): WsServer {
   const { app, publisher, limits, counters } = options;
   const conns = new Set<Socket>();
+  /** User-channel connections by API key. */
+  const byKey = new Map<string, Set<Socket>>();
   const perIp = new Map<string, number>();
   /** Bytes any one connection may have been handed since the last backpressure check. */
   let sinceSweep = 0;
@@ -266,6 +271,9 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
     if (set.size > limits.maxSubscriptions) return refuse(ws, 'too_many', `at most ${limits.maxSubscriptions} markets per connection`);
     d.started = true;
     d.apiKey = apiKey;
+    const sockets = byKey.get(apiKey) ?? new Set<Socket>();
+    sockets.add(ws);
+    byKey.set(apiKey, sockets);
     d.all = set.size === 0;
     for (const m of set) d.markets.add(m);
     counters.subscriptions += d.all ? 1 : set.size;
@@ -400,6 +408,9 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
       } else {
         counters.userConnections--;
         if (d.started) counters.subscriptions -= d.all ? 1 : d.markets.size;
+        const sockets = byKey.get(d.apiKey);
+        sockets?.delete(ws);
+        if (sockets?.size === 0) byKey.delete(d.apiKey);
       }
     },
   });
@@ -414,6 +425,9 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
       return conns.size;
     },
     published: handed,
+    keyDeleted(apiKey) {
+      for (const ws of [...(byKey.get(apiKey) ?? [])]) ws.end(WS_CLOSE.keyDeleted.code, WS_CLOSE.keyDeleted.reason);
+    },
     close() {
       clearInterval(timer);
       for (const ws of [...conns]) ws.end(WS_CLOSE.shutdown.code, WS_CLOSE.shutdown.reason);

@@ -136,3 +136,16 @@ t.test('wrong or missing credentials close the socket with a reason', async (t) 
   ok.send('PING');
   t.equal(await ok.next(), 'PONG', 'an authenticated connection stays open after a refused message');
 });
+
+t.test('deleting the API key closes its user-channel connections, and it cannot subscribe again', async (t) => {
+  const trader = await funded(10);
+  const creds = trader.requireCreds();
+  const client = await subscribed(trader);
+  t.equal((await trader.l2('DELETE', '/auth/api-key')).status, 200);
+  const closed = await client.whenClosed();
+  t.equal(closed.code, 1008);
+  t.match(closed.reason, /api key was deleted/);
+  const again = await WsClient.connect(wsUrl);
+  again.send({ type: 'user', auth: creds });
+  t.match((await again.whenClosed()).reason, /^unauthorized/);
+});
