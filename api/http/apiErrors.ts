@@ -50,6 +50,7 @@ export const API_ERRORS = {
   engine_rejected_not_found: { status: 404, message: '{detail}', when: 'The engine refused the command because what it names does not exist (market, order, API key, signer authorisation).' },
   body_too_large: { status: 413, message: 'request body exceeds {limit} bytes', when: 'A request body is larger than the 1 MiB cap.' },
   rate_limited: { status: 429, message: 'Too Many Requests', when: 'A rate-limit window of the route is full; Retry-After says when to retry.' },
+  ws_connections_per_ip: { status: 429, message: 'too many WebSocket connections from this address (at most {limit})', when: 'A WebSocket upgrade beyond --ws-max-connections-per-ip open connections from one client IP (docs/websocket.md).' },
   internal_db: { status: 500, message: 'internal_error: unexpected database failure', when: 'ClickHouse failed while answering an activity or history read.' },
   internal: { status: 500, message: 'internal error', when: 'An unexpected failure; it is logged with the request id.' },
   unavailable: { status: 503, message: '{detail}', when: 'The engine is stopped, starting or shutting down; retry later.' },

@@ -21,6 +21,7 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from 'uWebSockets.js';
+import { ApiError, errorBody } from '../http/apiErrors.js';
 import { CLIENT_IP_HEADER, clientIpOf } from '../http/headerEdge.js';
 import type { StreamPublisher } from './streamPublisher.js';
 import { customTokenTopic, NEW_MARKET_TOPIC, resolvedTopic, tokenTopic, userMarketTopic, userTopic, type Fanout } from './topics.js';
@@ -378,7 +379,7 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
           res
             .writeStatus('429 Too Many Requests')
             .writeHeader('content-type', 'application/json')
-            .end(JSON.stringify({ error: `too many WebSocket connections from this address (at most ${limits.maxConnectionsPerIp})` }));
+            .end(JSON.stringify(errorBody('clob', new ApiError('ws_connections_per_ip', { limit: limits.maxConnectionsPerIp }))));
         });
         return;
       }
