@@ -44,6 +44,11 @@ export class MarketLevels {
     return levels;
   }
 
+  /** A market just listed: an empty book and no trade yet. */
+  static listed(conditionId: string, tokens: readonly [string, string], params: MarketParams): MarketLevels {
+    return new MarketLevels(conditionId, tokens, { ...params }, undefined);
+  }
+
   /** Adds `delta` (base units, may be negative) at a book price; `bid` in outcome 0's terms. */
   move(bid: boolean, price: number, delta: number): void {
     if (delta === 0) return;

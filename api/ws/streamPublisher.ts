@@ -154,9 +154,15 @@ export class StreamPublisher {
         this.toOwner(o, 'CANCELLATION', e.time);
         return;
       }
-      case 'MarketListed':
+      case 'MarketListed': {
         this.send(NEW_MARKET_TOPIC, () => newMarketEvent(e.conditionId, e.tokenIds, e, this.options.catalog(e.conditionId), e.time));
+        // Someone subscribed to its tokens before the market existed: follow it from its (empty) start.
+        if (e.tokenIds.some((t) => this.fanout.subscribers(tokenTopic(t)) + this.fanout.subscribers(customTokenTopic(t)) > 0)) {
+          const levels = MarketLevels.listed(e.conditionId, e.tokenIds, e);
+          this.watched.set(e.conditionId, { levels, best: [levels.best(0), levels.best(1)] });
+        }
         return;
+      }
       case 'MarketUpdated':
         return this.updated(e);
       case 'MarketResolved':

@@ -175,9 +175,19 @@ t.test('tick-size change, best_bid_ask, market resolution and a new market on th
   const cleared = (await client.next(isEvent('price_change', R0))) as Record<string, unknown>;
   t.same((cleared.price_changes as Record<string, string>[]).map((c) => [c.price, c.size]), [['0.25', '0']], 'resolution cancels the resting order: the level goes');
 
+  const early = await WsClient.connect(`${wsUrl}/ws/market`);
+  t.teardown(() => early.close());
+  early.send({ type: 'market', assets_ids: ['777000001'] });
+  t.same(await early.next(), [], 'a token no market has yet');
   const cid = `0x${'ab'.repeat(32)}`;
   await host.submit({ type: 'ListMarket', conditionId: cid, tokenIds: ['777000001', '777000002'], tickSize: 10_000, minSize: units(5), makerFeeBps: 0, takerFeeBps: 0, negRisk: false });
   const listed = (await client.next(isEvent('new_market'))) as Record<string, unknown>;
   t.match(listed, { market: cid, condition_id: cid, order_price_min_tick_size: '0.01' });
   t.same(listed.assets_ids, ['777000001', '777000002']);
+  const account = `0x${'ef'.repeat(20)}`;
+  await host.submit({ type: 'Deposit', account, amount: units(100) });
+  await host.submit({ type: 'PlaceOrder', orderId: `0x${'e1'.repeat(32)}`, account, owner: 'early-key', tokenId: '777000001', side: 'BUY', makerAmount: units(2), takerAmount: units(10), orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: Date.now() + 60_000 });
+  const first = (await early.next(isEvent('price_change', '777000001'))) as Record<string, unknown>;
+  t.same((first.price_changes as Record<string, string>[]).map((c) => [c.price, c.size, c.side]), [['0.2', '10', 'BUY']], 'a subscriber from before the listing gets the new market\'s changes');
+  t.equal((first.price_changes as Record<string, string>[])[0]?.hash, hashAt(await restBook('777000001'), first.timestamp as string));
 });
