@@ -11,7 +11,8 @@
 // Targets: SUBS_MAX (5,000) subscribers held; service ≥ 50% of the bare messages/s; p99 ≤ 20 ms at 1,000
 // subscribers and 100 changes/s. The last line is one JSON object.
 //
-// Env: BENCH_SECONDS (10), BENCH_RATE (100), BENCH_SUBS_LATENCY (1000), BENCH_SUBS_MAX (5000).
+// Env: BENCH_SECONDS (10), BENCH_RATE (100), BENCH_SUBS_LATENCY (1000), BENCH_SUBS_MAX (5000);
+// BENCH_EDGE=false (the service without the header edge), BENCH_WS_DIRECT=true (subscribers on --ws-port).
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

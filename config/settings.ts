@@ -84,6 +84,7 @@ export const SETTINGS = {
   demoCatalog: setting(bool(), true, 'Load the demo catalog shipped in the repository on first start.'),
 
   // WebSocket channels (/ws/market, /ws/user; docs/websocket.md)
+  wsPort: optional(int(0, 65535), 'Also serve the WebSocket channels on this port of the HTTP host, straight from uWS without the header edge (the public service gives them a host of their own; each message then crosses one socket instead of two). 0 picks a free port; unset: only on the public port. uWS 20.30 drops an upgrade request with "_" in a header name here.'),
   wsMaxSubscriptions: setting(int(1, 1_000_000), 1000, 'Most assets (market channel) or markets (user channel) one WebSocket connection may subscribe to; a subscribe beyond it is refused with an error frame and changes nothing.'),
   wsMaxMessageBytes: setting(int(1024, 16 * MiB), 64 * 1024, 'Largest message a WebSocket client may send; a larger one closes the connection (1009).'),
   wsMaxConnectionsPerIp: setting(int(1, 1_000_000), 100, 'Most open WebSocket connections per client IP; the upgrade beyond it is refused with 429.'),

@@ -33,7 +33,7 @@ import { operatorRoutes } from '../api/operator/operatorRoutes.js';
 import { StreamPublisher } from '../api/ws/streamPublisher.js';
 import type { Fanout } from '../api/ws/topics.js';
 import { newWsCounters } from '../api/ws/wsCounters.js';
-import { attachWebSockets, uwsFanout, type WsServer } from '../api/ws/wsServer.js';
+import { attachWebSockets, listenWsDirect, uwsFanout, type WsServer } from '../api/ws/wsServer.js';
 
 export interface ServiceHooks {
   /** An already open ClickHouse client (tests share one chDB per process); the service does not close it. */
@@ -60,8 +60,10 @@ export interface RunningService {
   /** The header edge on the public port; undefined with --header-edge false. */
   readonly edge: HeaderEdge | undefined;
   readonly metrics: ServiceMetrics;
-  /** The market and user WebSocket channels. */
+  /** The market and user WebSocket channels (on the public port). */
   readonly ws: WsServer;
+  /** The port serving only the WebSocket channels, straight from uWS (--ws-port); undefined when unset. */
+  readonly wsPort: number | undefined;
   readonly publisher: StreamPublisher;
   close(): Promise<void>;
 }
@@ -74,7 +76,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const metrics = new ServiceMetrics();
   // The projector is built after the engine, whose durable batches are handed to it in memory (it reads the
   // log for whatever it was not handed: the records made durable before it existed, or after it fell behind).
-  const late: { projector?: Projector; publisher?: StreamPublisher; markets?: MarketIndex; fanout?: Fanout; ws?: WsServer } = {};
+  const late: { projector?: Projector; publisher?: StreamPublisher; markets?: MarketIndex; fanout?: Fanout; keyDeleted?: (apiKey: string) => void } = {};
   const engineService = await startEngineService(config, {
     clock,
     onProgress: (p) => logger.debug({ recovery: p }, 'engine recovery'),
@@ -99,7 +101,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     fanout: { publish: (topic, message) => late.fanout?.publish(topic, message), subscribers: (topic) => late.fanout?.subscribers(topic) ?? 0 },
     catalog: (conditionId) => late.markets?.get(conditionId),
     clock,
-    onApiKeyDeleted: (apiKey) => late.ws?.keyDeleted(apiKey),
+    onApiKeyDeleted: (apiKey) => late.keyDeleted?.(apiKey),
   });
   late.publisher = publisher;
 
@@ -167,10 +169,9 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     onError: (error, route) => logger.error({ err: error, route: `${route.method} ${route.path}` }, 'request failed'),
   });
   const wsCounters = newWsCounters();
-  const ws = attachWebSockets({
-    app: http.app,
+  const wsOptions = {
     publisher,
-    credentials: (apiKey) => registry.lookup(apiKey),
+    credentials: (apiKey: string) => registry.lookup(apiKey),
     limits: {
       maxSubscriptions: config.wsMaxSubscriptions,
       maxMessageBytes: config.wsMaxMessageBytes,
@@ -179,9 +180,17 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
       maxBackpressureBytes: config.wsMaxBackpressureBytes,
     },
     counters: wsCounters,
-  });
-  late.fanout = uwsFanout(http.app, wsCounters, (bytes) => ws.published(bytes));
-  late.ws = ws;
+  };
+  const ws = attachWebSockets({ app: http.app, ...wsOptions });
+  // --ws-port: the same channels on an app of their own, listening straight on a TCP port.
+  const wsDirect = config.wsPort === undefined ? undefined : await listenWsDirect(uws, config.httpHost, config.wsPort, wsOptions);
+  const fanouts = [uwsFanout(http.app, wsCounters, (bytes) => ws.published(bytes))];
+  if (wsDirect !== undefined) fanouts.push(uwsFanout(wsDirect.app, wsCounters, (bytes) => wsDirect.server.published(bytes)));
+  late.fanout = fanouts.length === 1 ? fanouts[0] : { publish: (topic, message) => fanouts.forEach((f) => f.publish(topic, message)), subscribers: (topic) => fanouts.reduce((n, f) => n + f.subscribers(topic), 0) };
+  late.keyDeleted = (apiKey) => {
+    ws.keyDeleted(apiKey);
+    wsDirect?.server.keyDeleted(apiKey);
+  };
   metrics.watch({ projector, log: engineService.log, host });
   metrics.watchWs(wsCounters);
   const listener = await listenPublic(http, config, (error) => {
@@ -196,6 +205,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const close = (): Promise<void> => {
     closing ??= (async () => {
       ws.close();
+      wsDirect?.close();
       await listener.stop();
       listener.removeSocket();
       await http.drained();
@@ -213,5 +223,5 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     return closing;
   };
 
-  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, ws, publisher, close };
+  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, ws, wsPort: wsDirect?.port, publisher, close };
 }

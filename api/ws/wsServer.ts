@@ -20,7 +20,8 @@
 //   that closes it outright should a burst ever outrun the check. Either way it never slows the others.
 
 import { timingSafeEqual } from 'node:crypto';
-import type { HttpRequest, HttpResponse, TemplatedApp, us_socket_context_t, WebSocket } from 'uWebSockets.js';
+import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, us_socket_context_t, WebSocket } from 'uWebSockets.js';
+import type { UwsModule } from '../http/uwsLoader.js';
 import { ApiError, errorBody } from '../http/apiErrors.js';
 import { CLIENT_IP_HEADER, clientIpOf } from '../http/headerEdge.js';
 import type { StreamPublisher } from './streamPublisher.js';
@@ -432,6 +433,40 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
     close() {
       clearInterval(timer);
       for (const ws of [...conns]) ws.end(WS_CLOSE.shutdown.code, WS_CLOSE.shutdown.reason);
+    },
+  };
+}
+
+export interface DirectWs {
+  readonly app: TemplatedApp;
+  readonly server: WsServer;
+  readonly port: number;
+  /** Closes the connections and stops listening. */
+  close(): void;
+}
+
+/**
+ * The channels on an app of their own, listening on host:port straight from uWS (no header edge): the
+ * client IP is the socket's. Every other path answers 404.
+ */
+export async function listenWsDirect(uws: UwsModule, host: string, port: number, options: Omit<WsServerOptions, 'app'>): Promise<DirectWs> {
+  const app = uws.App();
+  const server = attachWebSockets({ ...options, app });
+  app.any('/*', (res) => {
+    res.cork(() => {
+      res.writeStatus('404 Not Found').writeHeader('content-type', 'application/json').end(JSON.stringify({ error: 'not found' }));
+    });
+  });
+  const socket = await new Promise<us_listen_socket>((resolve, reject) => {
+    app.listen(host, port, (s) => (s === false ? reject(new Error(`cannot listen on ${host}:${port} for WebSocket`)) : resolve(s)));
+  });
+  return {
+    app,
+    server,
+    port: uws.us_socket_local_port(socket),
+    close() {
+      server.close();
+      uws.us_listen_socket_close(socket);
     },
   };
 }

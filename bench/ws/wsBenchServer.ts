@@ -116,6 +116,7 @@ async function serveService(): Promise<void> {
     wsIdleTimeoutSec: 900,
     wsMaxBackpressureBytes: 64 * 1024 * 1024,
     headerEdge: process.env.BENCH_EDGE !== 'false',
+    wsPort: process.env.BENCH_WS_DIRECT === 'true' ? 0 : undefined,
   };
   let last = 0;
   const clock = (): number => (last = Math.max(Date.now(), last + 1));
@@ -156,7 +157,7 @@ async function serveService(): Promise<void> {
     durable = [];
     void drive(m, change).then((changes) => reply({ kind: 'driven', changes, durable }));
   });
-  reply({ kind: 'ready', port: service.port, path: '/ws/market', subscribe: JSON.stringify({ type: 'market', assets_ids: [TOKENS[0]] }) });
+  reply({ kind: 'ready', port: service.wsPort ?? service.port, path: '/ws/market', subscribe: JSON.stringify({ type: 'market', assets_ids: [TOKENS[0]] }) });
 }
 
 async function serveBare(): Promise<void> {

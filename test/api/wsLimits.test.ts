@@ -1,6 +1,6 @@
 // The WebSocket limits end to end (real `ws` clients through the header edge): connections per IP,
 // subscriptions per connection, the idle timeout without PING, and a slow consumer closed with a reason
-// while a fast one keeps receiving; the ws_* counters on /metrics.
+// while a fast one keeps receiving; the ws_* counters on /metrics. Also the channels on --ws-port.
 
 import t from 'tap';
 import type { Command } from '../../engine/index.js';
@@ -8,7 +8,7 @@ import { units } from '../engine/scenario.js';
 import { startTestService } from '../support/serviceFixture.js';
 import { eventsOf, isEvent, WsClient } from '../support/wsClient.js';
 
-const svc = await startTestService({ wsMaxConnectionsPerIp: 4, wsMaxSubscriptions: 3, wsIdleTimeoutSec: 8, wsMaxBackpressureBytes: 64 * 1024 });
+const svc = await startTestService({ wsMaxConnectionsPerIp: 4, wsMaxSubscriptions: 3, wsIdleTimeoutSec: 8, wsMaxBackpressureBytes: 64 * 1024, wsPort: 0 });
 t.teardown(() => svc.close());
 const host = svc.service.engine;
 const wsUrl = `${svc.baseUrl.replace('http://', 'ws://')}/ws/market`;
@@ -106,4 +106,25 @@ t.test('a slow consumer is closed with a reason while a fast one keeps receiving
   if (closed.code === 4008) t.match(closed.reason, /slow consumer/);
   t.ok((await metric('ws_messages_sent_total')) > 0);
   t.ok((await metric('ws_bytes_sent_total')) > 10_000);
+});
+
+t.test('--ws-port serves the same channels straight from uWS, with the same events', async (t) => {
+  const port = svc.service.wsPort;
+  if (port === undefined) throw new Error('wsPort is set');
+  const direct = await WsClient.connect(`ws://127.0.0.1:${port}/ws/market`);
+  const edge = await WsClient.connect(wsUrl);
+  t.teardown(() => {
+    direct.close();
+    edge.close();
+  });
+  for (const c of [direct, edge]) {
+    c.send({ type: 'market', assets_ids: [A0] });
+    await c.next(Array.isArray);
+  }
+  await host.submit(bid(460, 2));
+  const a = await direct.next(isEvent('price_change', A0));
+  const b = await edge.next(isEvent('price_change', A0));
+  t.same(a, b, 'the same message on both');
+  t.match(a, { price_changes: [{ price: '0.46', size: '2' }] });
+  t.equal((await fetch(`http://127.0.0.1:${port}/book?token_id=${A0}`)).status, 404, 'only the channels are served there');
 });
