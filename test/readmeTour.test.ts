@@ -17,7 +17,7 @@ const tour = readme.slice(readme.indexOf('<!-- tour:start -->'), readme.indexOf(
 const blocks = [...tour.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] as string);
 
 // The start command the tour gives, parsed as npm start would parse it.
-const startLine = /npm start -- (.+)\n/.exec(readme)?.[1] ?? '';
+const startLine = /^npm start -- (--operator-token .+)$/m.exec(readme)?.[1] ?? "";
 const parsed = parseConfig(startLine.split(/\s+/), {});
 if (parsed.kind !== 'config') throw new Error(`the tour's start command does not parse: ${JSON.stringify(parsed)}`);
 const config = {

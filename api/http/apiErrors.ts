@@ -51,6 +51,7 @@ export const API_ERRORS = {
   method_not_allowed: { status: 405, message: 'method not allowed', when: 'The path exists, but not with this method; the Allow header lists its methods.' },
   body_too_large: { status: 413, message: 'request body exceeds {limit} bytes', when: 'A request body is larger than the 1 MiB cap.' },
   rate_limited: { status: 429, message: 'Too Many Requests', when: 'A rate-limit window of the route is full; Retry-After says when to retry.' },
+  ws_connections_per_ip: { status: 429, message: 'too many WebSocket connections from this address (at most {limit})', when: 'A WebSocket upgrade beyond --ws-max-connections-per-ip open connections from one client IP (docs/websocket.md).' },
   internal_db: { status: 500, message: 'internal_error: unexpected database failure', when: 'ClickHouse failed while answering an activity or history read.' },
   internal: { status: 500, message: 'internal error', when: 'An unexpected failure; it is logged with the request id.' },
   not_implemented: { status: 501, message: 'method {method} is not implemented', when: 'A method this server does not know (a typo, an extension) on a path no route has; on a known path it is 405. The connection stays usable.' },
