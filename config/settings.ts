@@ -85,6 +85,13 @@ export const SETTINGS = {
   demoTraders: setting(bool(), true, 'Run the demo traders (a market maker and three takers using the official client over the public API) on the demo catalog; never when --catalog-upstream-url is set. About 10 orders/s at the default cycle.'),
   demoTraderCycleMs: setting(int(100, 60_000), 1000, "ms between two of the demo market maker's quote cycles (each refreshes one market's quotes); the takers act about every 1.5-2.5 cycles."),
 
+  // WebSocket channels (/ws/market, /ws/user; docs/websocket.md)
+  wsMaxSubscriptions: setting(int(1, 1_000_000), 1000, 'Most assets (market channel) or markets (user channel) one WebSocket connection may subscribe to; a subscribe beyond it is refused with an error frame and changes nothing.'),
+  wsMaxMessageBytes: setting(int(1024, 16 * MiB), 64 * 1024, 'Largest message a WebSocket client may send; a larger one closes the connection (1009).'),
+  wsMaxConnectionsPerIp: setting(int(1, 1_000_000), 100, 'Most open WebSocket connections per client IP; the upgrade beyond it is refused with 429.'),
+  wsIdleTimeoutSec: setting(int(8, 900), 60, 'A WebSocket connection that sends nothing (no PING) for this long is closed (uWS rounds to 4 s).'),
+  wsMaxBackpressureBytes: setting(int(64 * 1024, 1024 * MiB), 4 * MiB, 'Bytes queued for one WebSocket subscriber beyond which it is closed as a slow consumer (4008), so the others never wait for it.'),
+
   // Logging
   logLevel: setting(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const), 'info', 'Least severe log level written (pino levels).'),
   logFormat: setting(oneOf(['auto', 'pretty', 'json'] as const), 'auto', 'Log lines as JSON (one object a line, for log shippers) or pretty (coloured text for a terminal); auto: pretty when stdout is a terminal, JSON otherwise.'),

@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { RouteDef } from '../api/http/apiTypes.js';
 import type { HeaderEdgeStats } from '../api/http/headerEdge.js';
 import type { SyncReport } from '../catalog/sync/syncWorker.js';
+import type { WsCounters } from '../api/ws/wsCounters.js';
 
 interface Watched {
   readonly projector: { readonly position: number };
@@ -117,6 +118,49 @@ export class ServiceMetrics {
         for (const [code, n] of Object.entries(edge.stats.refused)) this.inc({ code }, n);
       },
     });
+  }
+
+  /** Publishes the WebSocket channels' counters (api/ws/wsCounters.ts), read when scraped. */
+  watchWs(ws: Readonly<WsCounters>): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'ws_connections',
+      help: 'Open WebSocket connections, by channel.',
+      labelNames: ['channel'],
+      registers,
+      collect() {
+        this.set({ channel: 'market' }, ws.marketConnections);
+        this.set({ channel: 'user' }, ws.userConnections);
+      },
+    });
+    new Gauge({
+      name: 'ws_subscriptions',
+      help: 'Current WebSocket subscriptions: assets on the market channel, markets (or all markets, counted once) on the user channel.',
+      registers,
+      collect() {
+        this.set(ws.subscriptions);
+      },
+    });
+    const counts: [string, string, (c: Readonly<WsCounters>) => number][] = [
+      ['ws_connections_total', 'WebSocket connections opened.', (c) => c.connectionsTotal],
+      ['ws_messages_sent_total', 'WebSocket messages handed to subscribers (a topic message counts once per subscriber).', (c) => c.messagesSent],
+      ['ws_bytes_sent_total', 'Bytes of the WebSocket messages handed to subscribers.', (c) => c.bytesSent],
+      ['ws_slow_consumers_dropped_total', 'WebSocket subscribers closed because their send buffer passed the backpressure limit.', (c) => c.slowConsumersDropped],
+      ['ws_connections_refused_total', 'WebSocket upgrades refused by the per-IP connection limit.', (c) => c.connectionsRefused],
+      ['ws_error_frames_total', 'Error frames sent for malformed, unknown or over-limit messages.', (c) => c.errorFrames],
+      ['ws_auth_failures_total', 'User-channel connections closed for missing or wrong credentials.', (c) => c.authFailures],
+    ];
+    for (const [name, help, read] of counts) {
+      new Counter({
+        name,
+        help,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read(ws));
+        },
+      });
+    }
   }
 
   request(route: RouteDef | undefined, status: number, ms: number): void {

@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { EngineHost } from '../host/engineHost.js';
+import type { LogRecord } from '../log/eventLog.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
 import { Projector } from '../projections/projector.js';
 import { readContext, type ReadContext } from '../projections/readModel/index.js';
@@ -35,6 +36,10 @@ import { startDemoTraders, type DemoTraders } from '../demo/demoTraders.js';
 export function demoTradersWanted(config: Config): boolean {
   return config.demoTraders && config.demoCatalog && config.catalogUpstreamUrl === undefined;
 }
+import { StreamPublisher } from '../api/ws/streamPublisher.js';
+import type { Fanout } from '../api/ws/topics.js';
+import { newWsCounters } from '../api/ws/wsCounters.js';
+import { attachWebSockets, uwsFanout, type WsServer } from '../api/ws/wsServer.js';
 
 export interface ServiceHooks {
   /** An already open ClickHouse client (tests share one chDB per process); the service does not close it. */
@@ -45,6 +50,8 @@ export interface ServiceHooks {
    * of decisions that two clocks could disagree on. Default: `clock`.
    */
   readonly engineClock?: () => number;
+  /** Told of each durable batch before it is published to WebSocket subscribers (benchmarks time delivery from here). */
+  readonly onDurable?: (records: readonly LogRecord[]) => void;
   /** The service can no longer serve (the header edge's thread died); the caller should close it. */
   readonly onFatal?: (error: Error) => void;
 }
@@ -66,6 +73,9 @@ export interface RunningService {
   readonly metrics: ServiceMetrics;
   /** The demo traders, when they run (demoTradersWanted). */
   readonly demo: DemoTraders | undefined;
+  /** The market and user WebSocket channels. */
+  readonly ws: WsServer;
+  readonly publisher: StreamPublisher;
   close(): Promise<void>;
 }
 
@@ -77,16 +87,33 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const metrics = new ServiceMetrics();
   // The projector is built after the engine, whose durable batches are handed to it in memory (it reads the
   // log for whatever it was not handed: the records made durable before it existed, or after it fell behind).
-  const late: { projector?: Projector } = {};
+  const late: { projector?: Projector; publisher?: StreamPublisher; markets?: MarketIndex; fanout?: Fanout } = {};
   const engineService = await startEngineService(config, {
     clock: hooks.engineClock ?? clock,
     onProgress: (p) => logger.debug({ recovery: p }, 'engine recovery'),
-    onDurable: (records) => late.projector?.offer(records),
+    onDurable: (records) => {
+      late.projector?.offer(records);
+      hooks.onDurable?.(records);
+      try {
+        late.publisher?.publish(records);
+      } catch (error) {
+        logger.error({ err: error }, 'WebSocket publishing failed');
+      }
+    },
     onStop: (error) => logger.fatal({ err: error }, 'engine stopped: the event log failed for good'),
     onSnapshotError: (error) => logger.error({ err: error }, 'engine snapshot failed'),
   });
   const host = engineService.host;
   logger.info({ pos: engineService.recovery.pos, seq: host.engine.seq }, 'engine recovered');
+  // Built now, while the engine holds exactly the recovered (durable) state and nothing else submits yet;
+  // uWS's fan-out is plugged in once the app exists (nobody can subscribe before).
+  const publisher = new StreamPublisher({
+    engine: host.engine,
+    fanout: { publish: (topic, message) => late.fanout?.publish(topic, message), subscribers: (topic) => late.fanout?.subscribers(topic) ?? 0 },
+    catalog: (conditionId) => late.markets?.get(conditionId),
+    clock,
+  });
+  late.publisher = publisher;
 
   const ownsClickHouse = hooks.clickhouse === undefined;
   const ch =
@@ -102,6 +129,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const projectorRun = projector.run(projectorStop.signal).catch((error: unknown) => logger.error({ err: error }, 'projector stopped'));
 
   const markets = new MarketIndex(ch, db);
+  late.markets = markets;
   const catalog = await startCatalogService({
     client: ch,
     config,
@@ -125,10 +153,11 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   if (master.source === 'created') logger.info({ path: master.path }, 'created the master secret of API keys');
   const limiter = config.rateLimit ? new RateLimiter(RATE_WINDOWS) : undefined;
   const signatures = config.signatureWorkers > 0 ? new WorkerSignatureChecker(config, config.signatureWorkers) : new InlineSignatureChecker(config);
+  const registry = new ApiKeyRegistry(host.engine, master.key);
   const trading = tradingRoutes({
     settings: config,
     host,
-    registry: new ApiKeyRegistry(host.engine, master.key),
+    registry,
     signatures,
     projection: projector,
     reads,
@@ -149,7 +178,23 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     onResponse: (route, status, startedAt) => metrics.request(route, status, clock() - startedAt),
     onError: (error, route) => logger.error({ err: error, route: `${route.method} ${route.path}` }, 'request failed'),
   });
+  const wsCounters = newWsCounters();
+  const ws = attachWebSockets({
+    app: http.app,
+    publisher,
+    credentials: (apiKey) => registry.lookup(apiKey),
+    limits: {
+      maxSubscriptions: config.wsMaxSubscriptions,
+      maxMessageBytes: config.wsMaxMessageBytes,
+      maxConnectionsPerIp: config.wsMaxConnectionsPerIp,
+      idleTimeoutSec: config.wsIdleTimeoutSec,
+      maxBackpressureBytes: config.wsMaxBackpressureBytes,
+    },
+    counters: wsCounters,
+  });
+  late.fanout = uwsFanout(http.app, wsCounters, (bytes) => ws.published(bytes));
   metrics.watch({ projector, log: engineService.log, host });
+  metrics.watchWs(wsCounters);
   const listener = await listenPublic(http, config, (error) => {
     logger.fatal({ err: error }, "the header edge's thread failed: the public port is no longer served");
     hooks.onFatal?.(error);
@@ -167,6 +212,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const close = (): Promise<void> => {
     closing ??= (async () => {
       await demo?.stop();
+      ws.close();
       await listener.stop();
       listener.removeSocket();
       await http.drained();
@@ -184,5 +230,5 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     return closing;
   };
 
-  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, demo, close };
+  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, demo, ws, publisher, close };
 }

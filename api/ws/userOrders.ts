@@ -1,0 +1,111 @@
+// The open orders the stream publisher follows from durable records: what an `order` event needs that the
+// record does not repeat (owner, original size, type, expiry, creation time, trades so far), and whether the
+// order rests in the book (which price levels it counts in: an order rests only once its own record has
+// matched it, when it is a GTC/GTD with quantity left, as in the engine). The
+// same transitions as the orders projection (projections/builders/orders.ts), so an event's status is the
+// one GET /data/order/{id} shows once the projection holds the record:
+// LIVE while open; MATCHED once filled, or when a FAK/FOK remainder is killed after a partial fill;
+// CANCELED, EXPIRED, CANCELED_MARKET_RESOLVED.
+//
+// Orders open when the tracker starts are taken from the engine's state at that (durable) position; the
+// engine keeps no creation time, so theirs is 0 until issue 16's in-memory read model can supply it.
+
+import { PRICE_ONE, type Engine, type OrderCancelled, type OrderExpired, type OrderType, type Outcome, type Side } from '../../engine/index.js';
+
+export type WsOrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'EXPIRED' | 'CANCELED_MARKET_RESOLVED';
+
+export interface TrackedOrder {
+  readonly id: string;
+  readonly account: string;
+  readonly owner: string;
+  readonly conditionId: string;
+  readonly tokenId: string;
+  readonly outcome: Outcome;
+  readonly side: Side;
+  /** Micro-units in the order's own token. */
+  readonly price: number;
+  readonly size: number;
+  matched: number;
+  status: WsOrderStatus;
+  readonly orderType: OrderType;
+  /** Unix seconds, 0 = none. */
+  readonly expiration: number;
+  /** ms. */
+  readonly createdAt: number;
+  readonly trades: string[];
+  /** In the book: its open quantity counts in a price level. */
+  resting: boolean;
+}
+
+/** Where an order rests in the book: outcome 0's terms. */
+export function bookTermsOf(o: TrackedOrder): { bid: boolean; price: number } {
+  return { bid: (o.outcome === 0) === (o.side === 'BUY'), price: o.outcome === 0 ? o.price : PRICE_ONE - o.price };
+}
+
+export class UserOrders {
+  private readonly open = new Map<string, TrackedOrder>();
+
+  /** Seeds the tracker with the engine's open orders (the engine must be at a durable position). */
+  seed(engine: Engine): void {
+    for (const id of engine.state.live.keys()) {
+      const o = engine.order(id);
+      if (o === undefined) continue;
+      this.open.set(id, {
+        id,
+        account: o.account.address,
+        owner: o.owner,
+        conditionId: o.market.conditionId,
+        tokenId: o.tokenId,
+        outcome: o.outcome,
+        side: o.side,
+        price: o.ownPrice,
+        size: o.size,
+        matched: o.size - o.remaining,
+        status: 'LIVE',
+        orderType: o.orderType,
+        expiration: o.expiration,
+        createdAt: 0,
+        trades: [],
+        resting: true,
+      });
+    }
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  accepted(o: TrackedOrder): void {
+    this.open.set(o.id, o);
+  }
+
+  isOpen(o: TrackedOrder): boolean {
+    return this.open.get(o.id) === o;
+  }
+
+  /** A fill of a known order (undefined for an unknown one); a filled order leaves the tracker. */
+  filled(orderId: string, size: number, tradeId: string): TrackedOrder | undefined {
+    const o = this.open.get(orderId);
+    if (o === undefined) return undefined;
+    o.matched += size;
+    o.trades.push(tradeId);
+    if (o.matched >= o.size) {
+      o.status = 'MATCHED';
+      this.open.delete(orderId);
+    }
+    return o;
+  }
+
+  /** A cancelled or expired order leaves the tracker with its final status (undefined when unknown). */
+  ended(e: OrderCancelled | OrderExpired): TrackedOrder | undefined {
+    const o = this.open.get(e.orderId);
+    if (o === undefined) return undefined;
+    o.status =
+      e.type === 'OrderExpired' ? 'EXPIRED'
+      : e.reason === 'market_resolved' ? 'CANCELED_MARKET_RESOLVED'
+      : e.reason === 'unfilled' && o.matched > 0 ? 'MATCHED'
+      : 'CANCELED';
+    this.open.delete(e.orderId);
+    return o;
+  }
+}
