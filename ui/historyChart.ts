@@ -21,7 +21,7 @@ export class HistoryChart {
   private readonly buttons = new Map<Interval, HTMLButtonElement>();
   private times: number[] = [];
   private prices: number[] = [];
-  private interval: Interval = '1d';
+  private interval: Interval = 'max';
   private request = 0;
 
   constructor(private readonly tokenId: string) {
