@@ -1,8 +1,8 @@
 // The market page (/ui) in a real browser (Chromium through playwright-core) against the whole running
-// service: it loads without a console error and paints quickly; the catalog lists markets by event and
-// searches; a market's ladders equal GET /book for both outcomes; a trade placed through the HTTP API shows on
-// the page within a second and the ladders follow; the price and depth charts draw; an address shows its
-// positions and trades. Screenshots go to .screenshots/.
+// service: it loads without a console error and paints quickly; the catalog lists markets by event with their
+// prices and searches; a market's ladders equal GET /book for both outcomes; a trade placed through the HTTP
+// API shows on the page within a second and the ladders follow; the price and depth charts draw; an address
+// shows its positions and trades. Screenshots go to .screenshots/.
 
 import t from 'tap';
 import { join } from 'node:path';
@@ -130,6 +130,9 @@ t.test('catalog: markets by event, search, and a quick first paint', async (t) =
   t.comment(`first contentful paint: ${fcp.toFixed(0)} ms`);
   t.ok(fcp > 0 && fcp < 3000, `first paint under 3 s (${fcp.toFixed(0)} ms)`);
   t.ok(await page.locator(`a[data-condition-id="${M.conditionId}"]`).count(), 'the market is listed');
+  const mid = page.locator(`.mid[data-token="${T0}"]`);
+  await until('the midpoint beside the market', 5000, async () => ((await mid.textContent()) ?? '') !== '');
+  t.match(await mid.textContent(), /^(48|49)¢$/, 'its first outcome at the midpoint of 0.42 and 0.55');
   const events = await page.locator('.event').count();
   const title = (await page.locator(`.event:has(a[data-condition-id="${M.conditionId}"]) h3`).textContent()) ?? '';
   await page.screenshot({ path: join(SCREENSHOT_DIR, 'ui-catalog.png'), fullPage: true });
