@@ -1,5 +1,6 @@
-// The price history of a token (GET /clob/prices-history) over a chosen interval, drawn by uPlot; trades
-// that arrive on the market channel are appended as they print.
+// The price history of a token (GET /clob/prices-history) over a chosen interval, drawn by uPlot. Its points
+// are the token's mark (the book's midpoint, or the last trade when a side is empty) per minute, t the
+// minute's start; the market view feeds the live mark in the same form, so the line moves with the book.
 
 import uPlot from 'uplot';
 import { getJson, type PricePoint } from './api.js';
@@ -67,13 +68,16 @@ export class HistoryChart {
     this.draw();
   }
 
-  /** A trade printed at `price` at Unix second `t`. */
-  add(t: number, price: number): void {
+  /** The mark is `price` at Unix second `t`: it becomes (or replaces) the point of t's minute. */
+  mark(t: number, price: number): void {
+    const bucket = Math.floor(t / 60) * 60;
     const last = this.times.at(-1);
-    if (last !== undefined && t < last) return;
-    if (last === t) this.prices[this.prices.length - 1] = price;
-    else {
-      this.times.push(t);
+    if (last !== undefined && bucket < last) return;
+    if (last === bucket) {
+      if (this.prices.at(-1) === price) return;
+      this.prices[this.prices.length - 1] = price;
+    } else {
+      this.times.push(bucket);
       this.prices.push(price);
     }
     this.draw();

@@ -1,6 +1,7 @@
 // A market: for each outcome its best bid and ask, its ladder and its depth chart; the first outcome's price
-// history with its intervals; the market's recent trades. Books are snapshots from GET /clob/book, replaced by
-// the market channel's `book` events and changed by its `price_change` events; redrawn once per frame.
+// history with its intervals, following the live mark; the market's recent trades. Books are snapshots from
+// GET /clob/book, replaced by the market channel's `book` events and changed by its `price_change` events;
+// redrawn once per frame.
 
 import { getJson, textArray, type BookSnapshot, type CatalogMarket, type TradeFill } from './api.js';
 import { BookState } from './bookState.js';
@@ -57,6 +58,9 @@ export async function marketView(id: string, onLive: (state: LiveState) => void)
     frame = requestAnimationFrame(() => {
       frame = 0;
       for (const pane of panes.values()) drawPane(pane);
+      const first = panes.get(tokens[0] ?? '');
+      const mark = first === undefined ? undefined : markOf(first.state);
+      if (mark !== undefined) history.mark(Date.now() / 1000, mark);
     });
   };
   const outcomeOf = (asset: string): number => Math.max(0, tokens.indexOf(asset));
@@ -89,13 +93,20 @@ export async function marketView(id: string, onLive: (state: LiveState) => void)
         if (pane === undefined) return;
         pane.state.lastTradePrice = t.price;
         trades.add([live(t)]);
-        if (t.asset_id === tokens[0]) history.add(Math.floor(Number(t.timestamp) / 1000), Number(t.price));
         redraw();
       },
     },
     onLive,
   );
   return { element, close: () => channel.close() };
+}
+
+/** The price history's mark (projections/readModel/marks.ts): the midpoint, or the last trade when a side is empty. */
+function markOf(book: BookState): number | undefined {
+  const bid = book.bestBid();
+  const ask = book.bestAsk();
+  if (bid !== '' && ask !== '') return (Number(bid) + Number(ask)) / 2;
+  return book.lastTradePrice === '' ? undefined : Number(book.lastTradePrice);
 }
 
 function drawPane(pane: OutcomePane): void {
