@@ -45,6 +45,7 @@ export function uiRoutes(load: () => Promise<UiBundle>): RouteDef[] {
   const text = { type: 'string' } as const;
   return [
     { method: 'GET', path: '/ui', surface: 'service', summary: 'The market page (HTML).', response: text, handler: page },
+    { method: 'GET', path: '/ui/', surface: 'service', summary: 'The market page (HTML), with a trailing slash.', response: text, handler: page },
     {
       method: 'GET',
       path: '/ui/{asset}',
@@ -53,7 +54,6 @@ export function uiRoutes(load: () => Promise<UiBundle>): RouteDef[] {
       response: text,
       handler: async (req) => {
         const name = req.params.asset ?? '';
-        if (name === '') return page();
         const b = await current();
         const found = [b.script, b.style].find((a) => a.name === name);
         if (found === undefined) throw new ApiError('not_found');

@@ -118,6 +118,7 @@ t.test('the page and its bundle are served with their types and caching', async 
   const css = await fetch(`${svc.baseUrl}/ui/${style}`);
   t.match(css.headers.get('content-type'), /^text\/css/);
   t.equal((await fetch(`${svc.baseUrl}/ui/main-NOPE.js`)).status, 404);
+  t.match((await fetch(`${svc.baseUrl}/ui/`)).headers.get('content-type'), /^text\/html/, '/ui/ is the page too');
   t.equal(await (await fetch(`${svc.baseUrl}/`)).text(), 'OK', 'the root stays the CLOB health answer');
   const openapi = (await (await fetch(`${svc.baseUrl}/openapi.json`)).json()) as { paths: Record<string, unknown> };
   t.notOk(Object.keys(openapi.paths).some((p) => p.startsWith('/ui')), 'the page is not in the OpenAPI document');
