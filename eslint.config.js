@@ -18,11 +18,20 @@ const nondeterminism = [
 const randomFromCrypto = ['randomUUID', 'randomBytes', 'randomInt', 'randomFill', 'randomFillSync', 'getRandomValues', 'webcrypto', 'generateKey', 'generateKeyPair', 'generateKeyPairSync'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.kafka/**', 'coverage/**', '.tap/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.kafka/**', 'coverage/**', '.tap/**', '.screenshots/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The market page runs in a browser (ui/tsconfig.json types it with the DOM library, not Node's): no Node
+    // built-ins or globals there, and it reaches the service only through the public HTTP and WS APIs.
+    files: ['ui/**/*.ts'],
+    rules: {
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'require', '__dirname', '__filename', 'global'],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'ui/ runs in a browser.' }, { group: ['../*'], message: 'ui/ is bundled on its own: it uses the service only through its public API.' }] }],
     },
   },
   {

@@ -49,6 +49,7 @@ if ! bash scripts/ensureDeps.sh; then
 fi
 
 step typecheck "$bin/tsc" -p tsconfig.json --noEmit
+step typecheck-ui "$bin/tsc" -p ui/tsconfig.json --noEmit
 step lint "$bin/eslint" .
 
 # --- Test services -------------------------------------------------------------------------------------
@@ -85,6 +86,22 @@ else
   echo "== python tools FAILED (message above); the tests that use them will fail"
   status=1
 fi
+
+# A browser (Debian's chromium) for the market page's tests (test/ui/), found or installed once
+# (scripts/browser.sh); they read PMX_CHROMIUM. A failure here fails npm test, and those tests fail with the
+# script's message (PMX_BROWSER_ERROR) rather than skip.
+echo "== browser: scripts/browser.sh"
+if browser_out=$(bash scripts/browser.sh 2>/tmp/pmx-browser.$$.err); then
+  cat /tmp/pmx-browser.$$.err
+  export PMX_CHROMIUM=${browser_out##*$'\n'}
+else
+  cat /tmp/pmx-browser.$$.err
+  PMX_BROWSER_ERROR=$(cat /tmp/pmx-browser.$$.err)
+  export PMX_BROWSER_ERROR
+  echo "== browser FAILED (message above); the browser tests will fail"
+  status=1
+fi
+rm -f /tmp/pmx-browser.$$.err
 
 echo "== tests: tap"
 if [[ -t 1 ]]; then

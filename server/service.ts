@@ -28,6 +28,8 @@ import { serviceRoutes } from './serviceRoutes.js';
 import { ServiceMetrics } from './metrics.js';
 import { listenPublic } from './publicListener.js';
 import { surfaceRoutes } from './surfaceRoutes.js';
+import { loadUiBundle } from './uiBundle.js';
+import { uiRoutes } from './uiRoutes.js';
 import { ApiKeyRegistry, loadMasterSecret } from '../auth/index.js';
 import { tradingRoutes } from '../api/trading/tradingRoutes.js';
 import { InlineSignatureChecker, WorkerSignatureChecker } from '../api/trading/signatureChecks.js';
@@ -176,7 +178,8 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const publicRoutes = [...surfaceRoutes({ config, host, catalog, markets, reads, clock }), ...trading];
   // The operator API exists only with a token (off by default); it is not in the OpenAPI document.
   const operator = config.operatorToken === undefined ? [] : operatorRoutes({ host, token: config.operatorToken });
-  const routes = [...publicRoutes, ...serviceRoutes({ metrics, documented: publicRoutes, native }), ...operator];
+  // The market page (/ui) is a page, not API: it is left out of the OpenAPI document like the operator API.
+  const routes = [...publicRoutes, ...serviceRoutes({ metrics, documented: publicRoutes, native }), ...uiRoutes(loadUiBundle), ...operator];
   const http = createHttpServer({
     uws,
     routes,

@@ -1,6 +1,6 @@
 // The first lines `npm start` logs once the service serves: where everything is (the API surfaces, the
-// OpenAPI document, metrics, the operator API when on) and whether demo traders are trading. One log line
-// each, so they read as text on a terminal and as records in JSON logs.
+// market page, the OpenAPI document, metrics, the operator API when on) and whether demo traders are
+// trading. One log line each, so they read as text on a terminal and as records in JSON logs.
 
 import type { Config } from '../config/index.js';
 import type { RunningService } from './service.js';
@@ -10,6 +10,7 @@ export function startupLines(config: Config, service: Pick<RunningService, 'port
   const base = `http://${host}:${service.port}`;
   const lines = [
     `serving on ${base}`,
+    `  market page (browser):         ${base}/ui`,
     `  order book and trading (CLOB): ${base}/clob   (also at the root: ${base}/book?token_id=…)`,
     `  catalog (Gamma):               ${base}/catalog/markets`,
     `  activity (Data API):           ${base}/activity/trades`,
