@@ -10,6 +10,7 @@ import type { Config } from '../config/index.js';
 import type { EngineHost } from '../host/engineHost.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
 import { Projector } from '../projections/projector.js';
+import { LiveReadModel } from '../projections/live/liveReadModel.js';
 import { readContext, type ReadContext } from '../projections/readModel/index.js';
 import { openClickHouse, type ClickHouseClient } from '../storage/clickhouse.js';
 import { startCatalogService, type CatalogService } from '../catalog/catalogService.js';
@@ -53,6 +54,8 @@ export interface RunningService {
   readonly catalog: CatalogService;
   readonly markets: MarketIndex;
   readonly reads: ReadContext;
+  /** The in-memory read model; undefined with --live-reads false. */
+  readonly live: LiveReadModel | undefined;
   readonly ch: ClickHouseClient;
   readonly http: HttpServer;
   /** The header edge on the public port; undefined with --header-edge false. */
@@ -69,11 +72,15 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const metrics = new ServiceMetrics();
   // The projector is built after the engine, whose durable batches are handed to it in memory (it reads the
   // log for whatever it was not handed: the records made durable before it existed, or after it fell behind).
-  const late: { projector?: Projector } = {};
+  // The in-memory read model (projections/live/) follows the same records.
+  const late: { projector?: Projector; live?: LiveReadModel } = {};
   const engineService = await startEngineService(config, {
     clock: hooks.engineClock ?? clock,
     onProgress: (p) => logger.debug({ recovery: p }, 'engine recovery'),
-    onDurable: (records) => late.projector?.offer(records),
+    onDurable: (records) => {
+      late.projector?.offer(records);
+      late.live?.offer(records);
+    },
     onStop: (error) => logger.fatal({ err: error }, 'engine stopped: the event log failed for good'),
     onSnapshotError: (error) => logger.error({ err: error }, 'engine snapshot failed'),
   });
@@ -90,6 +97,10 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: config.projectionIntervalMs, onBatch: (_f, to) => metrics.projectedTo(to) });
   late.projector = projector;
   await projector.start();
+  // Restored as of the projector's committed position before the projector writes anything newer.
+  const live = config.liveReads ? new LiveReadModel(engineService.log, { feeAccount: config.feeAccount, maxFinishedOrders: config.liveFinishedOrders }) : undefined;
+  late.live = live;
+  await live?.start(ch, db, projector.position);
   const projectorStop = new AbortController();
   const projectorRun = projector.run(projectorStop.signal).catch((error: unknown) => logger.error({ err: error }, 'projector stopped'));
 
@@ -124,10 +135,11 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     signatures,
     projection: projector,
     reads,
+    live,
     limiter,
     clock,
   });
-  const publicRoutes = [...surfaceRoutes({ config, host, catalog, markets, reads, clock }), ...trading];
+  const publicRoutes = [...surfaceRoutes({ config, host, catalog, markets, reads, live, clock }), ...trading];
   // The operator API exists only with a token (off by default); it is not in the OpenAPI document.
   const operator = config.operatorToken === undefined ? [] : operatorRoutes({ host, token: config.operatorToken });
   const routes = [...publicRoutes, ...serviceRoutes({ metrics, documented: publicRoutes, native }), ...operator];
@@ -170,5 +182,5 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     return closing;
   };
 
-  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, close };
+  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, live, ch, http, edge, metrics, close };
 }
