@@ -249,7 +249,7 @@ for (const [edge, d] of results) {
   if (d.mixed !== undefined) row(`mixed: every read above, cycling, while ${ORDER_RATE} orders/s go in`, d.mixed.load, true);
 }
 for (const [edge, d] of results) {
-  if (d.data !== undefined) console.log(`data (${edge ? 'edge' : 'no edge'}): ${d.data.fills} fills by the engine, ${d.data.users.length * 50} taker accounts, built and projected in ${(d.data.buildMs / 1000).toFixed(1)} s; service heap ${d.data.heapMb} MB after`);
+  if (d.data !== undefined) console.log(`data (${edge ? 'edge' : 'no edge'}): ${d.data.fills} fills by the engine, ${d.data.users.length} of its taker accounts sampled, built and projected in ${(d.data.buildMs / 1000).toFixed(1)} s; service heap ${d.data.heapMb} MB after`);
   if (d.mixed !== undefined) console.log(`mixed phase orders (${edge ? 'edge' : 'no edge'}; submitted in the service process, submit to durable reply): ${d.mixed.orders.sent} sent, ${d.mixed.orders.failed} failed, p50 ${d.mixed.orders.p50Ms} ms, p99 ${d.mixed.orders.p99Ms} ms`);
 }
 for (const d of results.values()) for (const line of d.profile ?? []) console.log(line);

@@ -1,9 +1,11 @@
 // `npm run bench:live-memory`: what the in-memory read model (projections/live/) costs. The real engine makes
 // a history (BENCH_ACCOUNTS taker accounts, 1 to 200 positions each, skewed towards few; one mint fill per
 // position against 50 market makers; 20 open orders per 100 accounts), then the records are applied to a
-// LiveState while the heap is measured (after forced collections; run with --expose-gc). Prints the heap per
-// account, per position, per finished order kept and per million fills, and the apply rate (records/s, the
-// rate of catching up from the log after a restart). The last line is one JSON object.
+// LiveState while the heap is measured (after forced collections; run with --expose-gc). Prints the heap in
+// all and per account, per position held (without finished orders) and per finished order kept, and the
+// apply rate (records/s, the rate of catching up from the log after a restart). Fills themselves are not
+// kept: a million fills cost what their new positions and (up to the bound) finished orders cost. The last
+// line is one JSON object.
 
 import { DEFAULT_ENGINE_CONFIG, Engine, type Command } from '../engine/index.js';
 import type { Submission } from '../host/engineHost.js';
@@ -62,18 +64,23 @@ const fills = records.reduce((s, r) => s + r.events.filter((e) => e.type === 'Tr
 const open = engine.state.live.size();
 
 const before = heap();
+// First with no finished order kept (positions, open orders, markets alone), then as served (the default bound).
+const bare = new LiveState({ feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount, maxFinishedOrders: 0 });
+for (const r of records) bare.apply(r);
+const middle = heap();
+const bareBytes = middle - before;
 const state = new LiveState({ feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount });
 const t0 = performance.now();
 for (const r of records) state.apply(r);
 const applyMs = performance.now() - t0;
-const after = heap();
-const bytes = after - before;
+const bytes = heap() - middle;
 const finishedKept = state.byId.size - open;
+const perFinished = (bytes - bareBytes) / Math.max(1, finishedKept);
 // Positions: takers' and the makers' (each maker holds most tokens), the fee account's none (no fees).
 let held = 0;
 for (const m of state.positions.positions.values()) held += m.size;
-const perPosition = bytes / held;
+const perPosition = bareBytes / held;
 console.log(`history: ${ACCOUNTS} taker accounts + ${MAKERS} makers, ${positions} taker positions (${held} positions in all), ${fills} fills, ${open} open orders, ${finishedKept} finished orders kept (bound ${state.byId.size - open >= 200_000 ? 'reached' : 'not reached'}), ${records.length} records`);
-console.log(`in-memory read model heap: ${(bytes / 1e6).toFixed(1)} MB = ${(bytes / (ACCOUNTS + MAKERS)).toFixed(0)} B per account, ${perPosition.toFixed(0)} B per position (open and finished orders included), ${((bytes / fills) * 1e6 / 1e6).toFixed(0)} MB per million fills at this shape`);
+console.log(`in-memory read model heap: ${(bytes / 1e6).toFixed(1)} MB in all = ${(bytes / (ACCOUNTS + MAKERS)).toFixed(0)} B per account; without finished orders ${(bareBytes / 1e6).toFixed(1)} MB = ${perPosition.toFixed(0)} B per position held (open orders and markets included); ${perFinished.toFixed(0)} B per finished order kept`);
 console.log(`apply: ${records.length} records in ${applyMs.toFixed(0)} ms = ${Math.round(records.length / (applyMs / 1000))} records/s`);
-console.log(JSON.stringify({ bench: 'live-memory', accounts: ACCOUNTS + MAKERS, positions: held, fills, openOrders: open, finishedOrdersKept: finishedKept, heapBytes: bytes, bytesPerAccount: Math.round(bytes / (ACCOUNTS + MAKERS)), bytesPerPosition: Math.round(perPosition), mbPerMillionFills: Math.round((bytes / fills) * 1e6 / 1e6), recordsPerSecond: Math.round(records.length / (applyMs / 1000)) }));
+console.log(JSON.stringify({ bench: 'live-memory', accounts: ACCOUNTS + MAKERS, positions: held, fills, openOrders: open, finishedOrdersKept: finishedKept, heapBytes: bytes, bytesPerAccount: Math.round(bytes / (ACCOUNTS + MAKERS)), bytesPerPosition: Math.round(perPosition), bytesPerFinishedOrder: Math.round(perFinished), heapBytesWithoutFinished: bareBytes, recordsPerSecond: Math.round(records.length / (applyMs / 1000)) }));

@@ -12,7 +12,8 @@ import { Rng } from '../prng.js';
 
 const USDC = 1_000_000;
 export const READ_MARKETS = 100;
-export const READ_TAKERS = 10_000;
+/** Taker accounts (BENCH_READ_ACCOUNTS, default 10,000). */
+export const READ_TAKERS = Number(process.env.BENCH_READ_ACCOUNTS ?? 10_000);
 const MAKERS = 50;
 const MAX_POSITIONS = 200;
 
@@ -106,7 +107,7 @@ export async function buildReadsData(host: EngineHost, onProgress: (text: string
   let batch: Submission[] = [];
   const owners = [...takers.map((account) => ({ account, positions: breadth() })), { account: heavy, positions: MAX_POSITIONS }];
   for (const [k, { account, positions }] of owners.entries()) {
-    if (k % 50 === 0) users.push({ account, positions });
+    if (k % Math.max(1, Math.floor(owners.length / 200)) === 0) users.push({ account, positions });
     for (let j = 0; j < positions; j++) {
       const t = tokens[(k * 37 + j * 7) % tokens.length] as (typeof tokens)[number];
       const cents = 30 + rng.int(41);
