@@ -98,7 +98,13 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   late.projector = projector;
   await projector.start();
   // Restored as of the projector's committed position before the projector writes anything newer.
-  const live = config.liveReads ? new LiveReadModel(engineService.log, { feeAccount: config.feeAccount, maxFinishedOrders: config.liveFinishedOrders }) : undefined;
+  const live = config.liveReads
+    ? new LiveReadModel(engineService.log, {
+        feeAccount: config.feeAccount,
+        maxFinishedOrders: config.liveFinishedOrders,
+        onFailure: (error) => logger.error({ err: error }, 'the in-memory read model stopped; its reads go to ClickHouse'),
+      })
+    : undefined;
   late.live = live;
   await live?.start(ch, db, projector.position);
   const projectorStop = new AbortController();

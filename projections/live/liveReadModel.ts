@@ -30,10 +30,16 @@ export class LiveReadModel {
 
   constructor(
     private readonly log: EventLog,
-    options: LiveStateOptions,
+    options: LiveStateOptions & {
+      /** Called once if the model stops (a record failed to apply or the log could not be read); reads then go to ClickHouse. */
+      readonly onFailure?: (error: unknown) => void;
+    },
   ) {
     this.state = new LiveState(options);
+    this.onFailure = options.onFailure;
   }
+
+  private readonly onFailure: ((error: unknown) => void) | undefined;
 
   /** Last log position applied. */
   get position(): number {
@@ -110,6 +116,7 @@ export class LiveReadModel {
 
   /** Stops the model for good (its state no longer follows the log); waiters are released and reads go elsewhere. */
   private fail(error: unknown): void {
+    if (this.failure === undefined) this.onFailure?.(error);
     this.failure ??= error;
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
