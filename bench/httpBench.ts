@@ -37,7 +37,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { compress, type ContentCoding } from '../api/http/compression.js';
+import { Wallet } from 'ethers';
 import { summariseProfile } from './orders/profileSummary.js';
+import { Trader, type Credentials } from '../test/support/tradingClient.js';
+import { POSITION_SORTS } from '../projections/readModel/index.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -46,14 +49,29 @@ const COMPRESSION = process.env.BENCH_COMPRESSION !== 'false';
 const BROWSER_ENCODINGS = 'gzip, deflate, br';
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const TARGET = 0.5;
+/** Orders per second submitted during the mixed phase. */
+const ORDER_RATE = Number(process.env.BENCH_ORDER_RATE ?? 1_000);
 const EDGE_MODES: readonly boolean[] = process.env.BENCH_HEADER_EDGE === undefined || process.env.BENCH_HEADER_EDGE === '' ? [true, false] : [process.env.BENCH_HEADER_EDGE !== 'false'];
 
 const loadNow = (): number[] => loadavg().map((x) => Number(x.toFixed(2)));
 const loadAvgStart = loadNow();
 
+/** What the bench server built for the account and activity rows (bench/http/readsData.ts). */
+interface ReadsInfo {
+  readonly users: { account: string; positions: number }[];
+  readonly conditionIds: string[];
+  readonly privateKey: string;
+  readonly creds: Credentials;
+  readonly openOrderIds: string[];
+  readonly finishedOrderIds: string[];
+  readonly fills: number;
+  readonly buildMs: number;
+  readonly heapMb: number;
+}
+
 interface Started {
   readonly child: ChildProcess;
-  readonly info: { port: number; edge?: boolean; tokenId?: string; user?: string; markets?: number };
+  readonly info: { port: number; edge?: boolean; tokenId?: string; user?: string; markets?: number; reads?: ReadsInfo };
 }
 
 function startServer(mode: 'bare' | 'service', edge: boolean): Promise<Started> {
@@ -107,9 +125,15 @@ interface Cpu {
   readonly mainUs?: number;
 }
 
-async function load(server: Started, url: string, headers: Record<string, string> = {}): Promise<Load> {
+/** One request of a cycling run: path (and query) with its headers. */
+interface Req {
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+}
+
+async function load(server: Started, url: string, cycle?: readonly Req[], headers: Record<string, string> = {}): Promise<Load> {
   const before = (await ask(server, { op: 'cpu' })) as Cpu;
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, pipelining: 1, headers });
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, pipelining: 1, headers, ...(cycle === undefined ? {} : { requests: cycle.map((r) => ({ method: 'GET' as const, path: r.path, headers: r.headers ?? {} })) }) });
   const after = (await ask(server, { op: 'cpu' })) as Cpu;
   const requests = Math.max(1, result.requests.total);
   const main = before.mainUs === undefined || after.mainUs === undefined ? null : Number(((after.mainUs - before.mainUs) / requests).toFixed(1));
@@ -124,11 +148,54 @@ async function load(server: Started, url: string, headers: Record<string, string
   };
 }
 
+/** The account and activity rows: name, share of the ceiling asked for, p99 asked for (ms), requests. */
+interface ReadRow {
+  readonly name: string;
+  readonly key: string;
+  readonly target: number;
+  readonly p99Target: number;
+  readonly requests: () => Req[];
+}
+
+function readRows(info: ReadsInfo, edge: boolean): ReadRow[] {
+  const trader = new Trader('', new Wallet(info.privateKey), { headerStyle: 'hyphen' });
+  trader.creds = info.creds;
+  // Signed when the run starts (L2 timestamps are fresh for 30 s); the query is not signed, as the SDKs do.
+  const l2 = (path: string, query = ''): Req => ({ path: `/clob${path}${query}`, headers: trader.l2Headers('GET', path) });
+  void edge;
+  const filters = ['', '&sizeThreshold=0', '&redeemable=true', '&mergeable=true', `&market=${info.conditionIds.slice(0, 3).join(',')}`, '&title=a', '&limit=10&offset=5'];
+  const sorts = POSITION_SORTS.flatMap((sortBy) => [`&sortBy=${sortBy}`, `&sortBy=${sortBy}&sortDirection=ASC`]);
+  const heavy = new Wallet(info.privateKey).address.toLowerCase();
+  const users = [heavy, ...info.users.map((u) => u.account)];
+  const positions = (): Req[] => users.flatMap((u, i) => [filters[i % filters.length], sorts[i % sorts.length]].map((q) => ({ path: `/positions?user=${u}${q ?? ''}` })));
+  return [
+    { name: 'GET /positions?user= (every sort and filter; 1-200 positions)', key: 'positions', target: 0.25, p99Target: 20, requests: positions },
+    { name: 'GET /data/orders (100 open orders)', key: 'openOrders', target: 0.25, p99Target: 20, requests: () => [l2('/data/orders')] },
+    { name: 'GET /data/order/{id}', key: 'order', target: 0.25, p99Target: 20, requests: () => [...info.openOrderIds.slice(0, 20), ...info.finishedOrderIds].map((id) => l2(`/data/order/${id}`)) },
+    { name: 'GET /trades?user= (100)', key: 'userTrades', target: 0.1, p99Target: 30, requests: () => users.map((u) => ({ path: `/trades?user=${u}&limit=100&takerOnly=false` })) },
+    { name: 'GET /data/trades (page of 100)', key: 'accountTrades', target: 0.1, p99Target: 30, requests: () => [l2('/data/trades')] },
+    { name: 'GET /holders?market=', key: 'holders', target: 0.1, p99Target: 30, requests: () => info.conditionIds.map((m) => ({ path: `/holders?market=${m}` })) },
+  ];
+}
+
+interface ReadRun {
+  readonly row: ReadRow;
+  readonly solo: Load;
+}
+
+interface Mixed {
+  readonly load: Load;
+  readonly orders: { sent: number; failed: number; p50Ms: number; p99Ms: number };
+}
+
 interface Deployment {
   readonly ceiling: Load;
   readonly book: Load;
   readonly positions: Load | undefined;
   readonly compression: Compression | undefined;
+  readonly reads: ReadRun[];
+  readonly mixed: Mixed | undefined;
+  readonly data: ReadsInfo | undefined;
   readonly markets: number;
   readonly profile: string[] | undefined;
 }
@@ -156,7 +223,7 @@ function timeCompression(body: string, coding: ContentCoding): Coded {
 }
 
 async function measureCompression(svc: Started, base: string, bookUrl: string): Promise<Compression> {
-  const bookAsking = await load(svc, bookUrl, { 'accept-encoding': BROWSER_ENCODINGS });
+  const bookAsking = await load(svc, bookUrl, undefined, { 'accept-encoding': BROWSER_ENCODINGS });
   const page = await (await fetch(`${base}/catalog/markets?limit=50`)).text();
   return { bookAsking, pageBytes: Buffer.byteLength(page), gzip: timeCompression(page, 'gzip'), br: timeCompression(page, 'br') };
 }
@@ -184,8 +251,22 @@ async function measure(edge: boolean): Promise<Deployment> {
   }
   const positions = POSITIONS ? await load(svc, `${base}/positions?user=${svc.info.user ?? ''}&limit=100`) : undefined;
   const compression = COMPRESSION ? await measureCompression(svc, base, bookUrl) : undefined;
+  
+  const reads: ReadRun[] = [];
+  let mixed: Mixed | undefined;
+  const data = svc.info.reads;
+  if (data !== undefined) {
+    const rows = readRows(data, edge);
+    for (const row of rows) reads.push({ row, solo: await load(svc, base, row.requests()) });
+    // Every read in one cycling run while orders go in at ORDER_RATE per second.
+    await ask(svc, { op: 'orders', action: 'start', rate: ORDER_RATE });
+    const all = rows.flatMap((r) => r.requests().slice(0, 20));
+    const mixedLoad = await load(svc, base, all);
+    const orders = (await ask(svc, { op: 'orders', action: 'stop' })) as unknown as Mixed['orders'];
+    mixed = { load: mixedLoad, orders };
+  }
   await stop(svc);
-  return { ceiling, book, positions, compression, markets: (svc.info.markets ?? 1) - 1, profile };
+  return { ceiling, book, positions, compression, reads, mixed, data, markets: (svc.info.markets ?? 1) - 1, profile };
 }
 
 const results = new Map<boolean, Deployment>();
@@ -207,10 +288,16 @@ for (const [edge, d] of results) {
   row('GET /book (80 levels)', d.book, true);
   if (d.positions !== undefined) row(`GET /positions (${d.markets} markets)`, d.positions, true);
   if (d.compression !== undefined) row(`GET /book, Accept-Encoding: ${BROWSER_ENCODINGS}`, d.compression.bookAsking, true);
+  for (const r of d.reads) row(`${r.row.name} [target ${pct(r.row.target)}, p99 ≤ ${r.row.p99Target} ms]`, r.solo, true);
+  if (d.mixed !== undefined) row(`mixed: every read above, cycling, while ${ORDER_RATE} orders/s go in`, d.mixed.load, true);
 }
 for (const c of [...results.values()].slice(0, 1).map((d) => d.compression)) {
   if (c === undefined) continue;
   console.log(`compressing GET /catalog/markets?limit=50 (${c.pageBytes} bytes) on the request thread: gzip ${c.gzip.bytes} bytes in ${c.gzip.cpuUsPerRequest} µs CPU, br ${c.br.bytes} bytes in ${c.br.cpuUsPerRequest} µs CPU`);
+}
+for (const [edge, d] of results) {
+  if (d.data !== undefined) console.log(`data (${edge ? 'edge' : 'no edge'}): ${d.data.fills} fills by the engine, ${d.data.users.length} of its taker accounts sampled, built and projected in ${(d.data.buildMs / 1000).toFixed(1)} s; service heap ${d.data.heapMb} MB after`);
+  if (d.mixed !== undefined) console.log(`mixed phase orders (${edge ? 'edge' : 'no edge'}; submitted in the service process, submit to durable reply): ${d.mixed.orders.sent} sent, ${d.mixed.orders.failed} failed, p50 ${d.mixed.orders.p50Ms} ms, p99 ${d.mixed.orders.p99Ms} ms`);
 }
 for (const d of results.values()) for (const line of d.profile ?? []) console.log(line);
 
@@ -237,7 +324,11 @@ const summary = (d: Deployment | undefined): object | null =>
         pageGzipCpuUs: d.compression?.gzip.cpuUsPerRequest ?? null,
         pageBrBytes: d.compression?.br.bytes ?? null,
         pageBrCpuUs: d.compression?.br.cpuUsPerRequest ?? null,
-        errors: d.ceiling.non2xx + d.book.non2xx + (d.positions?.non2xx ?? 0) + (d.compression?.bookAsking.non2xx ?? 0),
+        reads: Object.fromEntries(
+          d.reads.map((r) => [r.row.key, { rps: r.solo.rps, p99Ms: r.solo.p99Ms, vsCeiling: Number((r.solo.rps / d.ceiling.rps).toFixed(3)), target: r.row.target, p99Target: r.row.p99Target, met: r.solo.rps / d.ceiling.rps >= r.row.target && r.solo.p99Ms <= r.row.p99Target }]),
+        ),
+        mixed: d.mixed === undefined ? null : { rps: d.mixed.load.rps, p99Ms: d.mixed.load.p99Ms, vsCeiling: Number((d.mixed.load.rps / d.ceiling.rps).toFixed(3)), orders: d.mixed.orders },
+        errors: d.ceiling.non2xx + d.book.non2xx + (d.positions?.non2xx ?? 0) + (d.compression?.bookAsking.non2xx ?? 0) + d.reads.reduce((n, r) => n + r.solo.non2xx, 0) + (d.mixed?.load.non2xx ?? 0),
       };
 const edgeRun = results.get(true);
 const noEdgeRun = results.get(false);

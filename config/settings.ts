@@ -51,6 +51,8 @@ export const SETTINGS = {
   // ClickHouse
   clickhouseMode: setting(oneOf(['embedded', 'server'] as const), 'embedded', 'embedded: chDB inside this process, data under the data directory; server: the ClickHouse server at the URL below.'),
   projectionIntervalMs: setting(int(0, 10_000), 300, 'Least time between two projector commits into ClickHouse while the log grows; a read waiting for its own writes cuts it short. Each commit costs chDB a few ms of CPU per table whatever its size, so larger means less CPU under load but more projection lag (at 5,000 fills/s on a quiet machine: lag p99 ~380 ms at 200, ~520 ms at 300).'),
+  liveReads: setting(bool(), true, 'Serve /positions, /holders, /data/orders and /data/order/{id} from the in-memory read model (projections/live/), which follows the log; false reads them from ClickHouse.'),
+  liveFinishedOrders: setting(int(0, 100_000_000), 200_000, 'Finished orders the in-memory read model keeps for GET /data/order/{id} (~0.5 KB each; older ones are read from ClickHouse).'),
   clickhouseUrl: setting(url(), 'http://127.0.0.1:8123', 'HTTP URL of the ClickHouse server (server mode).'),
   clickhouseUser: setting(text({ placeholder: '<user>' }), 'default', 'ClickHouse user (server mode).'),
   clickhousePassword: setting(text({ minLength: 0, placeholder: '<password>' }), '', 'ClickHouse password (server mode).', { secret: true }),

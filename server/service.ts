@@ -11,6 +11,7 @@ import type { EngineHost } from '../host/engineHost.js';
 import type { LogRecord } from '../log/eventLog.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
 import { Projector } from '../projections/projector.js';
+import { LiveReadModel } from '../projections/live/liveReadModel.js';
 import { readContext, type ReadContext } from '../projections/readModel/index.js';
 import { chdbPathOf, openClickHouse, type ClickHouseClient } from '../storage/clickhouse.js';
 import { startClickHouseHttp, type ClickHouseHttpServer, type ClickHouseHttpUser } from '../api/clickhouseHttp/clickhouseHttpServer.js';
@@ -70,6 +71,8 @@ export interface RunningService {
   readonly catalog: CatalogService;
   readonly markets: MarketIndex;
   readonly reads: ReadContext;
+  /** The in-memory read model; undefined with --live-reads false. */
+  readonly live: LiveReadModel | undefined;
   readonly ch: ClickHouseClient;
   readonly http: HttpServer;
   /** The header edge on the public port; undefined with --header-edge false. */
@@ -95,12 +98,14 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const metrics = new ServiceMetrics();
   // The projector is built after the engine, whose durable batches are handed to it in memory (it reads the
   // log for whatever it was not handed: the records made durable before it existed, or after it fell behind).
-  const late: { projector?: Projector; publisher?: StreamPublisher; markets?: MarketIndex; fanout?: Fanout; keyDeleted?: (apiKey: string) => void } = {};
+  // The in-memory read model (projections/live/) follows the same records.
+  const late: { projector?: Projector; live?: LiveReadModel; publisher?: StreamPublisher; markets?: MarketIndex; fanout?: Fanout; keyDeleted?: (apiKey: string) => void } = {};
   const engineService = await startEngineService(config, {
     clock: hooks.engineClock ?? clock,
     onProgress: (p) => logger.debug({ recovery: p }, 'engine recovery'),
     onDurable: (records) => {
       late.projector?.offer(records);
+      late.live?.offer(records);
       hooks.onDurable?.(records);
       try {
         late.publisher?.publish(records);
@@ -136,6 +141,16 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: config.projectionIntervalMs, onBatch: (_f, to) => metrics.projectedTo(to) });
   late.projector = projector;
   await projector.start();
+  // Restored as of the projector's committed position before the projector writes anything newer.
+  const live = config.liveReads
+    ? new LiveReadModel(engineService.log, {
+        feeAccount: config.feeAccount,
+        maxFinishedOrders: config.liveFinishedOrders,
+        onFailure: (error) => logger.error({ err: error }, 'the in-memory read model stopped; its reads go to ClickHouse'),
+      })
+    : undefined;
+  late.live = live;
+  await live?.start(ch, db, projector.position);
   const projectorStop = new AbortController();
   const projectorRun = projector.run(projectorStop.signal).catch((error: unknown) => logger.error({ err: error }, 'projector stopped'));
 
@@ -172,10 +187,11 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     signatures,
     projection: projector,
     reads,
+    live,
     limiter,
     clock,
   });
-  const publicRoutes = [...surfaceRoutes({ config, host, catalog, markets, reads, clock }), ...trading];
+  const publicRoutes = [...surfaceRoutes({ config, host, catalog, markets, reads, live, clock }), ...trading];
   // The operator API exists only with a token (off by default); it is not in the OpenAPI document.
   const operator = config.operatorToken === undefined ? [] : operatorRoutes({ host, token: config.operatorToken });
   // The market page (/ui) is a page, not API: it is left out of the OpenAPI document like the operator API.
@@ -254,7 +270,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     return closing;
   };
 
-  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, ch, http, edge, metrics, demo, clickhouseHttp, ws, wsPort: wsDirect?.port, publisher, close };
+  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, live, ch, http, edge, metrics, demo, clickhouseHttp, ws, wsPort: wsDirect?.port, publisher, close };
 }
 
 async function startClickHouseEndpoint(config: Config, ch: ClickHouseClient, logger: Logger): Promise<ClickHouseHttpServer> {

@@ -5,6 +5,7 @@ import type { EngineHost } from '../host/engineHost.js';
 import type { CatalogService } from '../catalog/catalogService.js';
 import type { MarketIndex } from '../catalog/marketIndex.js';
 import type { ReadContext } from '../projections/readModel/index.js';
+import type { LiveReadModel } from '../projections/live/liveReadModel.js';
 import type { RouteDef } from '../api/http/apiTypes.js';
 import { catalogApiRoutes } from '../api/catalog/catalogApiRoutes.js';
 import { clobReadRoutes } from '../api/clob/clobReadRoutes.js';
@@ -16,6 +17,8 @@ export interface SurfaceDeps {
   readonly catalog: CatalogService;
   readonly markets: MarketIndex;
   readonly reads: ReadContext;
+  /** The in-memory read model, when on. */
+  readonly live?: LiveReadModel;
   readonly clock: () => number;
 }
 
@@ -23,6 +26,6 @@ export function surfaceRoutes(deps: SurfaceDeps): RouteDef[] {
   return [
     ...catalogApiRoutes(deps.catalog.catalog),
     ...clobReadRoutes({ engine: deps.host.engine, markets: deps.markets, history: deps.reads, clock: deps.clock }),
-    ...activityRoutes(deps.reads),
+    ...activityRoutes(deps.reads, deps.live),
   ];
 }

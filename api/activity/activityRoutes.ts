@@ -31,6 +31,8 @@ import {
 } from '../../projections/readModel/index.js';
 import { ACTIVITY_TRADES_MAX_OFFSET } from '../../projections/readModel/activityTrades.js';
 import { HOLDERS_MAX_MARKETS } from '../../projections/readModel/holders.js';
+import type { LiveReadModel } from '../../projections/live/liveReadModel.js';
+import { liveHolders, livePositions } from '../../projections/live/liveReads.js';
 import type { ApiErrorCode } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { arr, bool, int, num, obj, str } from '../schemas/common.js';
@@ -204,7 +206,8 @@ function route<Q>(def: Omit<RouteDef<Q>, 'surface' | 'method' | 'strictQuery' | 
   return { method: 'GET', surface: 'activity', strictQuery: true, errors: ERRORS, ...def } as unknown as RouteDef;
 }
 
-export function activityRoutes(ctx: ReadContext): RouteDef[] {
+/** `live`: the in-memory read model, which serves /positions and /holders while it runs (same answers; projections/live/). */
+export function activityRoutes(ctx: ReadContext, live?: LiveReadModel): RouteDef[] {
   return [
     route<TradesQuery>({
       path: '/trades',
@@ -225,7 +228,8 @@ export function activityRoutes(ctx: ReadContext): RouteDef[] {
       limits: ['activity:positions'],
       handler: async (req: ApiRequest<PositionsQuery>) => {
         const q = req.query;
-        return ok(await positions(ctx, { ...q, market: lower(q.market), user: q.user.toLowerCase() }));
+        const params = { ...q, market: lower(q.market), user: q.user.toLowerCase() };
+        return ok(live?.ready === true ? await livePositions(live.state, ctx.metadata, params) : await positions(ctx, params));
       },
     }),
     route<HoldersQuery>({
@@ -235,7 +239,8 @@ export function activityRoutes(ctx: ReadContext): RouteDef[] {
       response: arr(HOLDER_GROUP),
       handler: async (req: ApiRequest<HoldersQuery>) => {
         const q = req.query;
-        return ok(await holders(ctx, { ...q, market: lower(q.market) ?? [] }));
+        const params = { ...q, market: lower(q.market) ?? [] };
+        return ok(live?.ready === true ? await liveHolders(live.state, ctx.metadata, params) : await holders(ctx, params));
       },
     }),
   ];

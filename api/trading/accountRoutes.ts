@@ -10,7 +10,9 @@
 //   sends it) the client's form instead: `{data: BuilderTrade[], next_cursor, limit, count}`.
 //
 // Each read first waits for the projections to hold everything acknowledged so far (readYourWrites.ts), so
-// an order or trade a POST returned is visible at once. Query parameters are checked after authentication.
+// an order or trade a POST returned is visible at once. The order reads come from the in-memory read model
+// when it runs (projections/live/: same answers, no wait for ClickHouse; an order memory no longer holds is
+// read from ClickHouse). Query parameters are checked after authentication.
 
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type RouteDef } from '../http/apiTypes.js';
@@ -19,7 +21,8 @@ import { accountOrder, accountOrders, accountTrades, builderTrades, builderTrade
 import { addressOf, assetOf, builderCodeOf, given, marketOf, orderIdOf } from './accountInputs.js';
 import { BUILDER_TRADES_ANSWER, ORDER, ORDER_ANSWER, page, TRADE } from './accountSchemas.js';
 import { requireL2 } from './authenticate.js';
-import { projectionsCaughtUp } from './readYourWrites.js';
+import { memoryCaughtUp, projectionsCaughtUp, projectionsReach } from './readYourWrites.js';
+import { accountOrderAnywhere, liveAccountOrders } from '../../projections/live/liveReads.js';
 import type { TradingDeps } from './tradingDeps.js';
 
 const AUTH_ERRORS = ['unauthorized', 'rate_limited', 'unavailable', 'internal'] as const;
@@ -80,8 +83,10 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
       handler: async (req: ApiRequest) => {
         const caller = requireL2(req, deps);
         const id = orderIdOf(req.params.id);
-        await projectionsCaughtUp(deps);
-        const order = await accountOrder(ctx, { caller: caller.account, id });
+        const memory = await memoryCaughtUp(deps);
+        if (memory === undefined) await projectionsCaughtUp(deps);
+        const params = { caller: caller.account, id };
+        const order = memory === undefined ? await accountOrder(ctx, params) : await accountOrderAnywhere(memory, ctx, { waitFor: (pos) => projectionsReach(deps, pos) }, params);
         if (order === undefined) throw new ApiError('order_not_found');
         return ok(orderAnswer(order));
       },
@@ -109,6 +114,8 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
           assetId: assetOf(given(q, 'asset_id')),
           nextCursor: given(q, 'next_cursor'),
         };
+        const memory = await memoryCaughtUp(deps);
+        if (memory !== undefined) return ok(await liveAccountOrders(memory, ctx.metadata, params));
         await projectionsCaughtUp(deps);
         return ok(await accountOrders(ctx, params));
       },

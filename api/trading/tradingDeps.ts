@@ -5,6 +5,7 @@
 import type { EngineHost } from '../../host/engineHost.js';
 import type { ApiKeyRegistry, OrderDomainConfig } from '../../auth/index.js';
 import type { ReadContext } from '../../projections/readModel/index.js';
+import type { LiveReadModel } from '../../projections/live/liveReadModel.js';
 import type { RateLimiter } from '../http/rateLimiter.js';
 import type { SignatureChecker } from './signatureChecks.js';
 
@@ -30,6 +31,8 @@ export interface TradingDeps {
   readonly signatures: SignatureChecker;
   readonly projection: ProjectionProgress;
   readonly reads: ReadContext;
+  /** The in-memory read model (open orders, one order by id), when on; else those reads go to ClickHouse. */
+  readonly live?: LiveReadModel;
   /** The server's limiter, when rate limits are on: POST /orders counts each order of a batch. */
   readonly limiter?: RateLimiter;
   /** Wall clock, ms since the epoch. */

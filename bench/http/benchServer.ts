@@ -24,22 +24,38 @@ const edgeThread = process.env.BENCH_EDGE_THREAD !== 'false';
 import { loadUws } from '../../api/http/uwsLoader.js';
 import { startService } from '../../server/service.js';
 import { mainThreadCpuUs, startCpuProfile, stopCpuProfile } from '../processProbe.js';
+import { Trader } from '../../test/support/tradingClient.js';
+import { buildReadsData, OrderLoad, READ_MARKETS } from './readsData.js';
 
 const mode = process.argv[2] ?? 'service';
 const edge = (process.argv[3] ?? 'edge') === 'edge';
 const USDC = 1_000_000;
 
 interface Message {
-  readonly op: 'cpu' | 'profile';
+  readonly op: 'cpu' | 'profile' | 'orders';
   readonly id: number;
   readonly action?: 'start' | 'stop';
   readonly file?: string;
+  /** Orders per second (op 'orders'). */
+  readonly rate?: number;
 }
+
+/** BENCH_READS=false: no account and activity data (and no order load); the /book rows only. */
+const withReads = process.env.BENCH_READS !== 'false';
+let orderLoad: OrderLoad | undefined;
 
 async function answer(m: Message): Promise<object> {
   if (m.op === 'cpu') {
     const used = process.cpuUsage();
     return { processUs: used.user + used.system, mainUs: mainThreadCpuUs() };
+  }
+  if (m.op === 'orders') {
+    if (orderLoad === undefined) throw new Error('no order load in this mode');
+    if (m.action === 'start') {
+      orderLoad.start(m.rate ?? 1_000);
+      return {};
+    }
+    return orderLoad.stop();
   }
   if (m.action === 'start') {
     await startCpuProfile();
@@ -122,8 +138,21 @@ async function service(): Promise<void> {
     }
   }
   await Promise.all(fills);
+  let reads: object | undefined;
+  if (withReads) {
+    const t0 = performance.now();
+    const data = await buildReadsData(host, (text) => process.stderr.write(`bench data: ${text}\n`));
+    await running.projector.waitFor(host.position, 600_000);
+    const trader = new Trader(`http://127.0.0.1:${running.port}`, data.wallet, { headerStyle: 'hyphen', chainId: config.chainId });
+    const creds = await trader.signIn();
+    const listed = [...host.engine.markets()].filter((m) => data.conditionIds.includes(m.conditionId)).map((m) => m.tokenIds);
+    if (listed.length !== READ_MARKETS) throw new Error(`expected ${READ_MARKETS} bench markets, the engine lists ${listed.length}`);
+    orderLoad = new OrderLoad(host, listed);
+    const heapMb = Math.round(process.memoryUsage().heapUsed / 1e6);
+    reads = { users: data.users, conditionIds: data.conditionIds.slice(0, 20), privateKey: data.wallet.privateKey, creds, openOrderIds: data.openOrderIds, finishedOrderIds: data.finishedOrderIds, fills: data.fills, buildMs: Math.round(performance.now() - t0), heapMb };
+  }
   await running.projector.waitFor(host.position, 60_000);
-  process.stdout.write(`READY ${JSON.stringify({ port: running.port, edge: running.edge !== undefined, tokenId: first.tokenIds[0], user, markets: markets.length })}\n`);
+  process.stdout.write(`READY ${JSON.stringify({ port: running.port, edge: running.edge !== undefined, tokenId: first.tokenIds[0], user, markets: markets.length, reads })}\n`);
   process.on('SIGTERM', () => {
     void running.close().then(() => {
       rmSync(dataDir, { recursive: true, force: true });

@@ -70,6 +70,12 @@ export class OrdersBuilder {
   private pending = new Map<string, { order: OpenOrder; version: number }>();
   private readonly books = new Map<string, Levels>();
 
+  /**
+   * `onChange` sees every order whenever its row would be written (restored, or changed at a log position),
+   * as the same object the builder keeps changing: the in-memory read model's view of every order.
+   */
+  constructor(private readonly onChange?: (o: OpenOrder, pos: number) => void) {}
+
   private levels(conditionId: string): Levels {
     let l = this.books.get(conditionId);
     if (l === undefined) {
@@ -92,6 +98,7 @@ export class OrdersBuilder {
     o.resting = true;
     this.open.set(o.id, o);
     this.moveLevel(o, o.size - o.matched);
+    this.onChange?.(o, -1);
   }
 
   /** The builder code of an open order ('' when none or unknown). */
@@ -197,6 +204,7 @@ export class OrdersBuilder {
    * change that finishes an order is followed by this call, and no change follows it).
    */
   private changed(o: OpenOrder, pos: number, out: RowSink): void {
+    this.onChange?.(o, pos);
     if (o.status !== 'LIVE') {
       this.pending.delete(o.id);
       writeOrder(out, o, pos);
@@ -217,6 +225,11 @@ export class OrdersBuilder {
     if (o.resting) this.moveLevel(o, -size);
     if (o.matched >= o.size) this.finish(o, 'MATCHED');
     return o;
+  }
+
+  /** Forgets the batch's changed open orders (a reader that keeps the state and writes no rows). */
+  discardPending(): void {
+    if (this.pending.size > 0) this.pending = new Map();
   }
 
   /**

@@ -39,6 +39,8 @@ export class PositionsBuilder {
   constructor(
     private readonly markets: MarketsBuilder,
     private readonly feeAccount: string,
+    /** Called with each position when it is first created or restored (the in-memory read model's holder index). */
+    private readonly onNew?: (p: PositionState) => void,
   ) {}
 
   private tokensOf(account: string): Map<string, PositionState> {
@@ -52,6 +54,7 @@ export class PositionsBuilder {
 
   restore(p: PositionState): void {
     this.tokensOf(p.account).set(p.tokenId, p);
+    this.onNew?.(p);
   }
 
   private position(account: string, tokenId: string, version: number): PositionState {
@@ -61,6 +64,7 @@ export class PositionsBuilder {
       const ref = this.markets.byToken.get(tokenId);
       p = { account, tokenId, conditionId: ref?.market.conditionId ?? '', outcome: ref?.outcome ?? 0, size: 0, cost: 0, totalBought: 0, realizedPnl: 0, updatedAt: 0 };
       tokens.set(tokenId, p);
+      this.onNew?.(p);
     }
     this.pending.set(p, version);
     return p;
@@ -127,6 +131,11 @@ export class PositionsBuilder {
           break;
       }
     }
+  }
+
+  /** Forgets the batch's changed positions (a reader that keeps the state and writes no rows). */
+  discardPending(): void {
+    if (this.pending.size > 0) this.pending = new Map();
   }
 
   /** Moves the batch's position rows into `out`: each changed position once, as it stands at the end of the batch. */

@@ -49,7 +49,8 @@ export interface OrderPage {
   count: number;
 }
 
-interface OrderRow {
+/** A stored order (integers; from ClickHouse or memory). */
+export interface OrderRow {
   order_id: string;
   account: string;
   owner: string;
@@ -70,7 +71,7 @@ interface OrderRow {
 const COLUMNS = `order_id, account, owner, condition_id, token_id, outcome, side, price, original_size, size_matched, status, order_type,
   expiration, associate_trades, toUnixTimestamp64Milli(created_at) AS created_ms`;
 
-function toOrder(r: OrderRow, m: MarketInfo | undefined): AccountOrder {
+export function toOrder(r: OrderRow, m: MarketInfo | undefined): AccountOrder {
   return {
     id: r.order_id,
     status: r.status,
@@ -90,7 +91,7 @@ function toOrder(r: OrderRow, m: MarketInfo | undefined): AccountOrder {
   };
 }
 
-function callerOf(value: string): string {
+export function callerOf(value: string): string {
   const caller = text('caller', value);
   if (caller === undefined || caller === '') throw new ReadModelInputError('caller', 'the authenticated address is required');
   return caller;
@@ -136,15 +137,44 @@ export interface AccountOrdersParams {
   readonly limit?: number;
 }
 
-/** GET /data/orders: the caller's LIVE orders, newest first. */
-export async function accountOrders(ctx: ReadContext, params: AccountOrdersParams): Promise<OrderPage> {
+/** The checked parameters of an open-orders read; offset 'end' = the cursor that follows the last page. */
+export interface AccountOrdersQuery {
+  readonly caller: string;
+  readonly id: string | undefined;
+  readonly market: string | undefined;
+  readonly assetId: string | undefined;
+  readonly limit: number;
+  readonly offset: number | 'end';
+}
+
+/** Checks the parameters (throws ReadModelInputError); shared by every store that serves the read. */
+export function accountOrdersQuery(params: AccountOrdersParams): AccountOrdersQuery {
   const caller = callerOf(params.caller);
   const id = text('id', params.id);
   const market = text('market', params.market);
   const assetId = text('asset_id', params.assetId);
   const limit = intIn('limit', params.limit, ACCOUNT_ORDERS_DEFAULT_PAGE, 1, ACCOUNT_ORDERS_MAX_PAGE);
-  const offset = parseCursor('next_cursor', params.nextCursor);
-  if (offset === 'end') return { data: [], next_cursor: END_CURSOR, limit, count: 0 };
+  return { caller, id, market, assetId, limit, offset: parseCursor('next_cursor', params.nextCursor) };
+}
+
+/** The page of an open-orders read from its rows from the offset on (at most limit + 1: one more says a page follows). */
+export function orderPage(limit: number, offset: number, rows: readonly OrderRow[], info: ReadonlyMap<string, MarketInfo>): OrderPage {
+  const shown = rows.slice(0, limit);
+  return {
+    data: shown.map((r) => toOrder(r, info.get(r.condition_id))),
+    next_cursor: rows.length > limit ? cursorFor(offset + limit) : END_CURSOR,
+    limit,
+    count: shown.length,
+  };
+}
+
+/** The answer past the last page. */
+export const endPage = (limit: number): OrderPage => ({ data: [], next_cursor: END_CURSOR, limit, count: 0 });
+
+/** GET /data/orders: the caller's LIVE orders, newest first. */
+export async function accountOrders(ctx: ReadContext, params: AccountOrdersParams): Promise<OrderPage> {
+  const { caller, id, market, assetId, limit, offset } = accountOrdersQuery(params);
+  if (offset === 'end') return endPage(limit);
   const f = new SqlFilters().add('account = {caller:String}', { caller });
   if (id !== undefined) f.add('order_id = {id:String}', { id });
   if (market !== undefined) f.add('condition_id = {market:String}', { market });
@@ -154,11 +184,5 @@ export async function accountOrders(ctx: ReadContext, params: AccountOrdersParam
     offset,
   });
   const shown = rows.slice(0, limit);
-  const info = await loadMarkets(ctx, shown.map((r) => r.condition_id));
-  return {
-    data: shown.map((r) => toOrder(r, info.get(r.condition_id))),
-    next_cursor: rows.length > limit ? cursorFor(offset + limit) : END_CURSOR,
-    limit,
-    count: shown.length,
-  };
+  return orderPage(limit, offset, rows, await loadMarkets(ctx, shown.map((r) => r.condition_id)));
 }

@@ -70,7 +70,8 @@ export interface Position {
   timestamp: number;
 }
 
-interface PositionRow {
+/** A stored position (integers; from ClickHouse or memory). */
+export interface PositionRow {
   token_id: string;
   condition_id: string;
   outcome: number;
@@ -143,40 +144,78 @@ function toPosition(user: string, r: PositionRow, m: MarketInfo | undefined, mar
   };
 }
 
-export async function positions(ctx: ReadContext, params: PositionsParams): Promise<Position[]> {
+/** The checked parameters of a positions read. */
+export interface PositionsQuery {
+  readonly user: string;
+  readonly markets: readonly string[] | undefined;
+  /** Base units. */
+  readonly threshold: number;
+  readonly limit: number;
+  readonly offset: number;
+  readonly sortBy: PositionSort;
+  readonly direction: 'ASC' | 'DESC';
+  /** Lower case; undefined or '' for none. */
+  readonly title: string | undefined;
+  readonly redeemable: boolean;
+  readonly mergeable: boolean;
+}
+
+/** Checks the parameters (throws ReadModelInputError); shared by every store that serves the read. */
+export function positionsQuery(params: PositionsParams): PositionsQuery {
   const user = text('user', params.user);
   if (user === undefined || user === '') throw new ReadModelInputError('user', 'is required');
-  const markets = idList('market', params.market, 1_000);
-  const threshold = baseUnitsAtLeastZero('sizeThreshold', params.sizeThreshold, 1_000_000);
-  const limit = intIn('limit', params.limit, 100, 0, 500);
-  const offset = intIn('offset', params.offset, 0, 0, 10_000);
-  const sortBy = oneOf('sortBy', params.sortBy, POSITION_SORTS, 'TOKENS');
-  const direction = oneOf('sortDirection', params.sortDirection, ['ASC', 'DESC'] as const, 'DESC');
-  const title = text('title', params.title, 100)?.toLowerCase();
+  return {
+    user,
+    markets: idList('market', params.market, 1_000),
+    threshold: baseUnitsAtLeastZero('sizeThreshold', params.sizeThreshold, 1_000_000),
+    limit: intIn('limit', params.limit, 100, 0, 500),
+    offset: intIn('offset', params.offset, 0, 0, 10_000),
+    sortBy: oneOf('sortBy', params.sortBy, POSITION_SORTS, 'TOKENS'),
+    direction: oneOf('sortDirection', params.sortDirection, ['ASC', 'DESC'] as const, 'DESC'),
+    title: text('title', params.title, 100)?.toLowerCase(),
+    redeemable: params.redeemable === true,
+    mergeable: params.mergeable === true,
+  };
+}
 
-  // Every position of the user with tokens, whatever the threshold: mergeable needs the other outcome's.
-  const f = new SqlFilters({ user }).add('account = {user:String}').add('size > 0');
-  if (markets !== undefined) f.add('condition_id IN {markets:Array(String)}', { markets });
+/**
+ * The answer from the user's positions with size > 0 (in `q.markets` when given, whatever the threshold:
+ * mergeable needs the other outcome's), their markets and the latest marks of their tokens.
+ */
+export function positionsFrom(q: PositionsQuery, rows: readonly PositionRow[], info: ReadonlyMap<string, MarketInfo>, marks: ReadonlyMap<string, number>): Position[] {
+  const held = new Set(rows.map((r) => r.token_id));
+  let out = rows.filter((r) => Number(r.size) >= q.threshold).map((r) => toPosition(q.user, r, info.get(r.condition_id), marks.get(r.token_id), held));
+  if (q.redeemable) out = out.filter((p) => p.redeemable);
+  if (q.mergeable) out = out.filter((p) => p.mergeable);
+  const title = q.title;
+  if (title !== undefined && title !== '') out = out.filter((p) => p.title.toLowerCase().includes(title));
+  const sign = q.direction === 'ASC' ? 1 : -1;
+  out.sort((a, b) => {
+    const ka = sortKey(a, q.sortBy);
+    const kb = sortKey(b, q.sortBy);
+    if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
+    if (a.conditionId !== b.conditionId) return a.conditionId < b.conditionId ? -1 : 1;
+    return a.outcomeIndex - b.outcomeIndex;
+  });
+  return out.slice(q.offset, q.offset + q.limit);
+}
+
+/** The rows positionsFrom() wants. */
+export function wantedRows(q: PositionsQuery, rows: readonly PositionRow[]): PositionRow[] {
+  return rows.filter((r) => Number(r.size) >= q.threshold);
+}
+
+export async function positions(ctx: ReadContext, params: PositionsParams): Promise<Position[]> {
+  const q = positionsQuery(params);
+  const f = new SqlFilters({ user: q.user }).add('account = {user:String}').add('size > 0');
+  if (q.markets !== undefined) f.add('condition_id IN {markets:Array(String)}', { markets: q.markets });
   const rows = await select<PositionRow>(
     ctx,
     `SELECT token_id, condition_id, outcome, size, cost, total_bought, realized_pnl, toUnixTimestamp64Milli(updated_at) AS updated_ms
        FROM ${ctx.db}.positions FINAL ${f.where}`,
     f.params,
   );
-  const held = new Set(rows.map((r) => r.token_id));
-  const wanted = rows.filter((r) => Number(r.size) >= threshold);
+  const wanted = wantedRows(q, rows);
   const [info, marks] = await Promise.all([loadMarkets(ctx, wanted.map((r) => r.condition_id)), latestMarks(ctx, wanted.map((r) => r.token_id))]);
-  let out = wanted.map((r) => toPosition(user, r, info.get(r.condition_id), marks.get(r.token_id), held));
-  if (params.redeemable === true) out = out.filter((p) => p.redeemable);
-  if (params.mergeable === true) out = out.filter((p) => p.mergeable);
-  if (title !== undefined && title !== '') out = out.filter((p) => p.title.toLowerCase().includes(title));
-  const sign = direction === 'ASC' ? 1 : -1;
-  out.sort((a, b) => {
-    const ka = sortKey(a, sortBy);
-    const kb = sortKey(b, sortBy);
-    if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
-    if (a.conditionId !== b.conditionId) return a.conditionId < b.conditionId ? -1 : 1;
-    return a.outcomeIndex - b.outcomeIndex;
-  });
-  return out.slice(offset, offset + limit);
+  return positionsFrom(q, rows, info, marks);
 }

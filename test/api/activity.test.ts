@@ -323,15 +323,15 @@ t.test('a ClickHouse failure is 500 internal_error (spec §7), and reads recover
   await svc.service.projector.waitFor(host.position);
   await ch.command({ query: `RENAME TABLE ${db}.fill_sides TO ${db}.fill_sides_gone, ${db}.positions TO ${db}.positions_gone` });
   try {
-    for (const path of ['/trades', `/positions?user=${ALICE}`, `/holders?market=${M1}`]) {
-      const got = await get(base, path);
-      t.equal(got.status, 500, path);
-      t.strictSame(got.body, { error: 'internal_error: unexpected database failure' }, `${path}: no detail leaks`);
-    }
+    const got = await get(base, '/trades');
+    t.equal(got.status, 500);
+    t.strictSame(got.body, { error: 'internal_error: unexpected database failure' }, 'no detail leaks');
+    // Positions and holders come from the in-memory read model (projections/live/), not from these tables.
+    for (const path of [`/positions?user=${ALICE}`, `/holders?market=${M1}`]) t.equal((await get(base, path)).status, 200, `${path} is served from memory`);
   } finally {
     await ch.command({ query: `RENAME TABLE ${db}.fill_sides_gone TO ${db}.fill_sides, ${db}.positions_gone TO ${db}.positions` });
   }
-  t.equal((await get(base, `/positions?user=${ALICE}`)).status, 200);
+  t.equal((await get(base, '/trades')).status, 200);
 });
 
 t.test('a caller outside the allowlist: 403 unauthorized: ip_not_allowlisted (spec §7)', async (t) => {

@@ -1,0 +1,157 @@
+// The per-user and per-market reads served from the in-memory state (liveState.ts): GET /positions,
+// GET /holders, GET /data/orders and GET /data/order/{id}. Each checks its parameters and shapes its answer
+// with the read model's own functions (projections/readModel/), so for the same log position the answer is
+// the one ClickHouse gives, byte for byte (test/projections/liveReads.test.ts compares them over generated
+// histories). Only the rows come from memory instead of a query.
+
+import type { Outcome } from '../../engine/index.js';
+import { ReadModelInputError } from '../readModel/errors.js';
+import { baseUnitsAtLeastZero, idList, intIn, text } from '../readModel/inputs.js';
+import { marketInfo, type MarketInfo } from '../readModel/markets.js';
+import type { MarketMetadataSource } from '../readModel/metadata.js';
+import { positionsFrom, positionsQuery, wantedRows, type Position, type PositionRow, type PositionsParams } from '../readModel/positions.js';
+import { HOLDERS_DEFAULT_LIMIT, HOLDERS_MAX_LIMIT, HOLDERS_MAX_MARKETS, type HolderGroup, type HoldersParams } from '../readModel/holders.js';
+import type { ReadContext } from '../readModel/context.js';
+import {
+  accountOrder,
+  accountOrdersQuery,
+  callerOf,
+  endPage,
+  orderPage,
+  toOrder,
+  type AccountOrder,
+  type AccountOrderParams,
+  type AccountOrdersParams,
+  type OrderPage,
+  type OrderRow,
+  type OrderStatus,
+} from '../readModel/accountOrders.js';
+import { assetOf, toFloat } from '../readModel/wire.js';
+import type { OpenOrder } from '../builders/orders.js';
+import type { PositionState } from '../builders/positions.js';
+import type { LiveState } from './liveState.js';
+
+/** The answer of liveAccountOrder() for an order memory no longer holds (or never held): ask ClickHouse. */
+export const NOT_IN_MEMORY = Symbol('not in memory');
+
+/** The markets among `ids` as the read model shows them (engine view from memory, metadata from the source). */
+export async function liveMarkets(state: LiveState, metadata: MarketMetadataSource, conditionIds: readonly string[]): Promise<Map<string, MarketInfo>> {
+  const ids = [...new Set(conditionIds)];
+  const out = new Map<string, MarketInfo>();
+  if (ids.length === 0) return out;
+  const meta = await metadata(ids);
+  for (const id of ids) {
+    const m = state.markets.markets.get(id);
+    out.set(id, marketInfo(id, m === undefined ? undefined : { tokens: m.tokens, negRisk: m.params.negRisk, winningOutcome: m.winningOutcome }, meta.get(id)));
+  }
+  return out;
+}
+
+const positionRow = (p: PositionState): PositionRow => ({
+  token_id: p.tokenId, condition_id: p.conditionId, outcome: p.outcome, size: p.size, cost: p.cost, total_bought: p.totalBought, realized_pnl: p.realizedPnl, updated_ms: p.updatedAt,
+});
+
+/** GET /positions. */
+export async function livePositions(state: LiveState, metadata: MarketMetadataSource, params: PositionsParams): Promise<Position[]> {
+  const q = positionsQuery(params);
+  const markets = q.markets === undefined ? undefined : new Set(q.markets);
+  const rows: PositionRow[] = [];
+  for (const p of state.positions.positions.get(q.user)?.values() ?? []) {
+    if (p.size > 0 && (markets === undefined || markets.has(p.conditionId))) rows.push(positionRow(p));
+  }
+  const wanted = wantedRows(q, rows);
+  const marks = new Map<string, number>();
+  for (const r of wanted) {
+    const ref = state.markets.byToken.get(r.token_id);
+    const mark = ref === undefined ? undefined : state.markOf(ref.market.conditionId, ref.outcome);
+    if (mark !== undefined) marks.set(r.token_id, mark);
+  }
+  return positionsFrom(q, rows, await liveMarkets(state, metadata, wanted.map((r) => r.condition_id)), marks);
+}
+
+/** GET /holders: the same bounds and order as holders() (size descending, ties by address). */
+export async function liveHolders(state: LiveState, metadata: MarketMetadataSource, params: HoldersParams): Promise<HolderGroup[]> {
+  const markets = idList('market', params.market, HOLDERS_MAX_MARKETS);
+  if (markets === undefined || markets.length === 0) throw new ReadModelInputError('market', 'is required');
+  const limit = intIn('limit', params.limit, HOLDERS_DEFAULT_LIMIT, 0, HOLDERS_MAX_LIMIT);
+  const minBalance = baseUnitsAtLeastZero('minBalance', params.minBalance, 1_000_000);
+  const info = await liveMarkets(state, metadata, markets);
+  const groups: HolderGroup[] = [];
+  for (const conditionId of markets) {
+    const m = info.get(conditionId);
+    if (m === undefined || m.tokens[0] === '') continue;
+    m.tokens.forEach((tokenId, outcome) => {
+      const asset = assetOf(conditionId, outcome);
+      const top = limit === 0 ? [] : topHolders(state, tokenId, conditionId, minBalance, limit);
+      groups.push({
+        token: asset,
+        holders: top.map((h) => ({
+          proxyWallet: h.account, bio: '', asset, pseudonym: '', amount: toFloat(h.size), displayUsernamePublic: false,
+          outcomeIndex: outcome as Outcome, name: '', profileImage: '', profileImageOptimized: '',
+        })),
+      });
+    });
+  }
+  return groups;
+}
+
+function topHolders(state: LiveState, tokenId: string, conditionId: string, minBalance: number, limit: number): PositionState[] {
+  const all = state.holdersByToken.get(tokenId) ?? [];
+  const found = all.filter((p) => p.size > 0 && p.size >= minBalance && p.account !== state.feeAccount && p.conditionId === conditionId);
+  found.sort((a, b) => (a.size !== b.size ? b.size - a.size : a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+  return found.length > limit ? found.slice(0, limit) : found;
+}
+
+const orderRow = (o: OpenOrder): OrderRow => ({
+  order_id: o.id, account: o.account, owner: o.owner, condition_id: o.conditionId, token_id: o.tokenId, outcome: o.outcome, side: o.side, price: o.price,
+  original_size: o.size, size_matched: o.matched, status: o.status as OrderStatus, order_type: o.orderType, expiration: o.expiration,
+  associate_trades: [...o.trades], created_ms: o.createdAt,
+});
+
+/** GET /data/order/{id}: the caller's order, undefined when it is not the caller's, NOT_IN_MEMORY when memory cannot tell. */
+export async function liveAccountOrder(state: LiveState, metadata: MarketMetadataSource, params: AccountOrderParams): Promise<AccountOrder | undefined | typeof NOT_IN_MEMORY> {
+  const caller = callerOf(params.caller);
+  const id = text('id', params.id);
+  if (id === undefined || id === '') throw new ReadModelInputError('id', 'the order id is required');
+  const o = state.byId.get(id);
+  if (o === undefined) return state.horizon > 0 ? NOT_IN_MEMORY : undefined;
+  if (o.account !== caller) return undefined;
+  const info = await liveMarkets(state, metadata, [o.conditionId]);
+  return toOrder(orderRow(o), info.get(o.conditionId));
+}
+
+/** Newest first: created_at, then order id, descending (ClickHouse's ORDER BY created_ms DESC, order_id DESC). */
+function newestFirst(a: OpenOrder, b: OpenOrder): number {
+  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** GET /data/orders: the caller's LIVE orders, newest first. */
+export async function liveAccountOrders(state: LiveState, metadata: MarketMetadataSource, params: AccountOrdersParams): Promise<OrderPage> {
+  const { caller, id, market, assetId, limit, offset } = accountOrdersQuery(params);
+  if (offset === 'end') return endPage(limit);
+  const open: OpenOrder[] = [];
+  for (const o of state.openByAccount.get(caller)?.values() ?? []) {
+    if ((id === undefined || o.id === id) && (market === undefined || o.conditionId === market) && (assetId === undefined || o.tokenId === assetId)) open.push(o);
+  }
+  open.sort(newestFirst);
+  const rows = open.slice(offset, offset + limit + 1).map(orderRow);
+  const shown = rows.slice(0, limit);
+  return orderPage(limit, offset, rows, await liveMarkets(state, metadata, shown.map((r) => r.condition_id)));
+}
+
+/**
+ * GET /data/order/{id} from memory, or from ClickHouse for an order memory no longer holds: once the
+ * projector has reached the horizon (every order that left memory is stored by then), which it normally has.
+ */
+export async function accountOrderAnywhere(
+  state: LiveState,
+  ctx: ReadContext,
+  projection: { waitFor(pos: number, timeoutMs?: number): Promise<void> },
+  params: AccountOrderParams,
+): Promise<AccountOrder | undefined> {
+  const found = await liveAccountOrder(state, ctx.metadata, params);
+  if (found !== NOT_IN_MEMORY) return found;
+  await projection.waitFor(state.horizon);
+  return accountOrder(ctx, params);
+}

@@ -1,0 +1,174 @@
+// The in-memory read model's state: what the per-user and per-market reads need, built from the log's
+// records by the projector's own builders (so positions, order statuses and book midpoints are computed by
+// the code that writes them to ClickHouse), without writing rows:
+//
+// - markets (tokens, resolution, neg-risk): MarketsBuilder;
+// - positions per account and token (average cost, realised PnL): PositionsBuilder, plus an index of each
+//   token's positions for /holders;
+// - orders: every open order (OrdersBuilder, which also keeps the books' price levels for midpoints) and
+//   every finished one until `maxFinishedOrders` newer ones finished after it (oldest leave first). An order
+//   not in memory either never existed or finished at or below `horizon`: ClickHouse has it once the
+//   projector has reached that position;
+// - the latest mark of each market (outcome 0's terms), as price_history and latest_prices define it: the
+//   midpoint at the end of the latest minute in which its book or last trade changed, else the last trade;
+//   when that minute has neither, the mark at the end of the latest earlier minute that had one.
+//
+// Bounded by what the exchange holds anyway: one entry per (account, token) ever held, per open order, per
+// market; finished orders up to maxFinishedOrders. Fills are not kept (trade reads go to ClickHouse).
+
+import type { EventsRecord } from '../../log/eventLog.js';
+import { PRICE_ONE, type Outcome } from '../../engine/index.js';
+import { MarketsBuilder } from '../builders/markets.js';
+import { OrdersBuilder, type FillOrders, type OpenOrder } from '../builders/orders.js';
+import { PositionsBuilder, type PositionState } from '../builders/positions.js';
+import { RowSink } from '../rows.js';
+
+/** Default most finished orders kept in memory (~0.5 KB each). */
+export const DEFAULT_MAX_FINISHED_ORDERS = 200_000;
+
+/** The builders' rows, dropped: this state is read in place. */
+class DiscardRows extends RowSink {
+  override add(): void {}
+}
+
+/** A market's mark in outcome 0's terms (micro-units); null = none. */
+interface MarkState {
+  /** Start (ms) of the latest minute in which the market's book or last trade changed. */
+  minute: number;
+  /** The mark at the end of that minute so far: the midpoint of a two-sided book, else the last trade. */
+  mark: number | null;
+  /** The mark at the end of the latest earlier minute that had one. */
+  earlier: number | null;
+}
+
+export interface LiveStateOptions {
+  /** The engine's fee account (its token fees enter positions at zero cost; it is no holder). */
+  readonly feeAccount: string;
+  /** Most finished orders kept (DEFAULT_MAX_FINISHED_ORDERS). */
+  readonly maxFinishedOrders?: number;
+}
+
+export class LiveState {
+  /** Last log position applied. */
+  pos = 0;
+  /** Orders whose last change is at or below this position may be absent from memory (see above). */
+  horizon = 0;
+  readonly feeAccount: string;
+  readonly markets = new MarketsBuilder();
+  readonly orders: OrdersBuilder;
+  readonly positions: PositionsBuilder;
+  /** Every order in memory, by id. */
+  readonly byId = new Map<string, OpenOrder>();
+  /** Open orders by account, then id. */
+  readonly openByAccount = new Map<string, Map<string, OpenOrder>>();
+  /** Positions of each token (any size, the fee account's too), in creation order. */
+  readonly holdersByToken = new Map<string, PositionState[]>();
+  private readonly lastTrade = new Map<string, number>();
+  private readonly marks = new Map<string, MarkState>();
+  private readonly maxFinished: number;
+  /** Finished orders oldest first (ids and the position they finished at): items[head..]. */
+  private finished: { id: string; pos: number }[] = [];
+  private finishedHead = 0;
+  private readonly rows = new DiscardRows();
+  private readonly fillOrders: FillOrders[] = [];
+
+  constructor(options: LiveStateOptions) {
+    this.feeAccount = options.feeAccount;
+    this.maxFinished = options.maxFinishedOrders ?? DEFAULT_MAX_FINISHED_ORDERS;
+    this.orders = new OrdersBuilder((o, pos) => this.orderChanged(o, pos));
+    this.positions = new PositionsBuilder(this.markets, options.feeAccount, (p) => this.positionCreated(p));
+  }
+
+  /** Applies the record that follows `pos`. */
+  apply(record: EventsRecord): void {
+    if (record.pos !== this.pos + 1) throw new Error(`live read model: record ${record.pos} follows ${this.pos}`);
+    this.markets.apply(record, this.rows);
+    const touched = this.orders.apply(record, this.rows, this.fillOrders);
+    this.orders.discardPending();
+    this.positions.apply(record);
+    this.positions.discardPending();
+    this.applyMarks(record, touched);
+    this.pos = record.pos;
+  }
+
+  /** Outcome `outcome`'s latest mark of a market (micro-units), or undefined when it has none. */
+  markOf(conditionId: string, outcome: Outcome): number | undefined {
+    const s = this.marks.get(conditionId);
+    const mark = s === undefined ? null : (s.mark ?? s.earlier);
+    if (mark === null) return undefined;
+    return outcome === 0 ? mark : PRICE_ONE - mark;
+  }
+
+  /** Restores a market's last trade and mark state (start-up from the stored projections). */
+  restoreMark(conditionId: string, lastTrade: number | undefined, minute: number, mark: number | null, earlier: number | null): void {
+    if (lastTrade !== undefined) this.lastTrade.set(conditionId, lastTrade);
+    this.marks.set(conditionId, { minute, mark, earlier });
+  }
+
+  /** The last trade price of a market (outcome 0's terms), if it traded. */
+  lastTradeOf(conditionId: string): number | undefined {
+    return this.lastTrade.get(conditionId);
+  }
+
+  /** The same arithmetic as PriceHistoryBuilder.apply(): the minute of the record's last event. */
+  private applyMarks(record: EventsRecord, touched: ReadonlySet<string>): void {
+    let time = 0;
+    for (const e of record.events) {
+      time = e.time;
+      if (e.type === 'TradeExecuted') this.lastTrade.set(e.conditionId, e.price);
+    }
+    for (const conditionId of touched) {
+      if (!this.markets.markets.has(conditionId)) continue;
+      const { bid, ask } = this.orders.bestPrices(conditionId);
+      const mark = bid !== undefined && ask !== undefined ? Math.round((bid + ask) / 2) : (this.lastTrade.get(conditionId) ?? null);
+      const minute = time - (time % 60_000);
+      const s = this.marks.get(conditionId);
+      if (s === undefined) this.marks.set(conditionId, { minute, mark, earlier: null });
+      else if (s.minute === minute) s.mark = mark;
+      else {
+        if (s.mark !== null) s.earlier = s.mark;
+        s.minute = minute;
+        s.mark = mark;
+      }
+    }
+  }
+
+  /** Every change of an order (pos -1: restored at start-up, at `pos`). */
+  private orderChanged(o: OpenOrder, pos: number): void {
+    this.byId.set(o.id, o);
+    let open = this.openByAccount.get(o.account);
+    if (o.status === 'LIVE') {
+      if (open === undefined) {
+        open = new Map();
+        this.openByAccount.set(o.account, open);
+      }
+      open.set(o.id, o);
+      return;
+    }
+    if (open !== undefined) {
+      open.delete(o.id);
+      if (open.size === 0) this.openByAccount.delete(o.account);
+    }
+    this.finished.push({ id: o.id, pos: pos < 0 ? this.pos : pos });
+    while (this.finished.length - this.finishedHead > this.maxFinished) {
+      const old = this.finished[this.finishedHead] as { id: string; pos: number };
+      this.finishedHead += 1;
+      const kept = this.byId.get(old.id);
+      if (kept !== undefined && kept.status !== 'LIVE') this.byId.delete(old.id);
+      if (old.pos > this.horizon) this.horizon = old.pos;
+    }
+    if (this.finishedHead >= 1024 && 2 * this.finishedHead >= this.finished.length) {
+      this.finished = this.finished.slice(this.finishedHead);
+      this.finishedHead = 0;
+    }
+  }
+
+  private positionCreated(p: PositionState): void {
+    let list = this.holdersByToken.get(p.tokenId);
+    if (list === undefined) {
+      list = [];
+      this.holdersByToken.set(p.tokenId, list);
+    }
+    list.push(p);
+  }
+}
