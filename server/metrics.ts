@@ -14,6 +14,24 @@ interface Watched {
   readonly host: { readonly position: number; readonly pending: number };
 }
 
+/**
+ * Counters whose values live elsewhere (a component's own running totals): each is read from `source()` when
+ * scraped, so the component pays nothing per event for metrics. `counts`: [name, help, reader].
+ */
+function countersOf<S>(registers: Registry[], counts: readonly (readonly [string, string, (s: S) => number])[], source: () => S): void {
+  for (const [name, help, read] of counts) {
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(read(source()));
+      },
+    });
+  }
+}
+
 export class ServiceMetrics {
   readonly registry = new Registry();
   private watched: Watched | undefined;
@@ -97,17 +115,7 @@ export class ServiceMetrics {
       ['http_edge_upgrades_total', 'Connections the header edge switched to passthrough after a 101.', (s) => s.upgrades],
       ['http_edge_internal_errors_total', 'Connections closed because the header edge itself failed (a bug; 0 when healthy).', (s) => s.internalErrors],
     ];
-    for (const [name, help, read] of counts) {
-      new Counter({
-        name,
-        help,
-        registers,
-        collect() {
-          this.reset();
-          this.inc(read(edge.stats));
-        },
-      });
-    }
+    countersOf(registers, counts, () => edge.stats);
     new Counter({
       name: 'http_edge_refused_total',
       help: 'Requests the header edge answered itself, by error code (api/http/edge/edgeErrors.ts).',
@@ -150,17 +158,7 @@ export class ServiceMetrics {
       ['ws_error_frames_total', 'Error frames sent for malformed, unknown or over-limit messages.', (c) => c.errorFrames],
       ['ws_auth_failures_total', 'User-channel connections closed for missing or wrong credentials.', (c) => c.authFailures],
     ];
-    for (const [name, help, read] of counts) {
-      new Counter({
-        name,
-        help,
-        registers,
-        collect() {
-          this.reset();
-          this.inc(read(ws));
-        },
-      });
-    }
+    countersOf(registers, counts, () => ws);
   }
 
   request(route: RouteDef | undefined, status: number, ms: number): void {
