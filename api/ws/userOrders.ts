@@ -10,9 +10,7 @@
 // Orders open when the tracker starts are taken from the engine's state at that (durable) position; the
 // engine keeps no creation time, so theirs is 0 until issue 16's in-memory read model can supply it.
 
-import { PRICE_ONE, type Engine, type OrderCancelled, type OrderExpired, type OrderType, type Outcome, type Side } from '../../engine/index.js';
-
-export type WsOrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'EXPIRED' | 'CANCELED_MARKET_RESOLVED';
+import { PRICE_ONE, type Engine, type OrderCancelled, type OrderExpired, type OrderStatus, type OrderType, type Outcome, type Side } from '../../engine/index.js';
 
 export interface TrackedOrder {
   readonly id: string;
@@ -26,7 +24,7 @@ export interface TrackedOrder {
   readonly price: number;
   readonly size: number;
   matched: number;
-  status: WsOrderStatus;
+  status: OrderStatus;
   readonly orderType: OrderType;
   /** Unix seconds, 0 = none. */
   readonly expiration: number;
