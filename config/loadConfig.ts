@@ -148,6 +148,14 @@ const CROSS_CHECKS: ReadonlyArray<(c: Config) => ConfigProblem | undefined> = [
       ? { setting: 'kafkaBrokers', message: `${label('kafkaBrokers')}: required when ${flagOf('logBackend')} is kafka; expected ${SETTINGS.kafkaBrokers.kind.expected} with at least one broker.` }
       : undefined,
   (c) =>
+    c.role !== 'all' && c.logBackend !== 'kafka'
+      ? { setting: 'logBackend', message: `${label('logBackend')}: ${flagOf('role')} ${c.role} needs kafka (processes of separate roles share the log through Kafka).` }
+      : undefined,
+  (c) =>
+    c.role !== 'all' && c.clickhouseMode !== 'server'
+      ? { setting: 'clickhouseMode', message: `${label('clickhouseMode')}: ${flagOf('role')} ${c.role} needs server (processes of separate roles share one ClickHouse).` }
+      : undefined,
+  (c) =>
     c.clickhouseHttpPort !== undefined && c.clickhouseMode === 'server'
       ? { setting: 'clickhouseHttpPort', message: `${label('clickhouseHttpPort')}: serves the embedded ClickHouse, so it is refused with ${flagOf('clickhouseMode')} server (analysts use the server).` }
       : undefined,

@@ -31,6 +31,17 @@ function optional<T>(kind: ValueKind<T>, description: string, opts: Options = {}
 const MiB = 1024 * 1024;
 
 export const SETTINGS = {
+  // Roles (one process, or engine / API / projector processes over Kafka and a ClickHouse server)
+  role: setting(
+    oneOf(['all', 'engine', 'api', 'projector'] as const),
+    'all',
+    'What this process runs. all: the whole service in one process (the default). engine: the single writer of the Kafka log, taking commands from API nodes on the engine port. api: HTTP and WebSocket, following the log with a replica of the engine and sending commands to the engine. projector: the log into ClickHouse. Every role but all needs --log-backend kafka and --clickhouse-mode server.',
+  ),
+  engineHost: setting(text({ placeholder: '<host>' }), '127.0.0.1', 'Address the engine role listens on for commands from API nodes.'),
+  enginePort: setting(int(0, 65535), 7100, 'Port the engine role listens on for commands from API nodes; 0 picks a free port.'),
+  engineAddress: setting(hostPort(), '127.0.0.1:7100', 'host:port of the engine role, to which an API node sends its commands.'),
+  engineToken: optional(text({ minLength: 16, placeholder: '<token>' }), 'Shared secret an API node presents to the engine role; when set on the engine, a connection without it is refused. Set it whenever the engine port is reachable beyond this machine.', { secret: true }),
+
   // Storage and HTTP
   dataDir: setting(text({ placeholder: '<path>' }), './data', 'Directory for the event journal, snapshots and embedded ClickHouse (chDB) data.'),
   httpHost: setting(text({ placeholder: '<host>' }), '127.0.0.1', 'Address the HTTP and WebSocket server listens on.'),
