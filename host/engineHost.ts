@@ -13,6 +13,7 @@ import { exportSnapshot } from '../engine/index.js';
 import type { EventLog, LogRecord } from '../log/eventLog.js';
 import { FatalLogError } from '../log/eventLog.js';
 import type { SnapshotStore } from './snapshotStore.js';
+import type { CommandGateway } from './commandGateway.js';
 
 /** A command as clients submit it: the host stamps the time. */
 export type Submission = Command extends infer C ? (C extends Command ? Omit<C, 'time'> : never) : never;
@@ -50,12 +51,18 @@ export interface EngineHostOptions {
 
 interface Pending {
   readonly submission: Submission;
-  readonly resolve: (events: EngineEvent[]) => void;
+  readonly resolve: (outcome: Applied) => void;
   readonly reject: (error: Error) => void;
-  events?: EngineEvent[];
+  applied?: Applied;
 }
 
-export class EngineHost {
+/** A command's record once durable: its log position and the events the engine produced. */
+export interface Applied {
+  readonly pos: number;
+  readonly events: EngineEvent[];
+}
+
+export class EngineHost implements CommandGateway {
   private queue: Pending[] = [];
   private scheduled = false;
   private appending = false;
@@ -89,9 +96,14 @@ export class EngineHost {
   }
 
   /** Applies a command; resolves with its events once they are durable. */
-  submit(submission: Submission): Promise<EngineEvent[]> {
+  async submit(submission: Submission): Promise<EngineEvent[]> {
+    return (await this.apply(submission)).events;
+  }
+
+  /** Applies a command; resolves with its record's position and events once they are durable. */
+  apply(submission: Submission): Promise<Applied> {
     if (this.stopError !== null) return Promise.reject(new EngineStoppedError(this.stopError.message));
-    return new Promise<EngineEvent[]>((resolve, reject) => {
+    return new Promise<Applied>((resolve, reject) => {
       this.queue.push({ submission, resolve, reject });
       this.schedule();
     });
@@ -111,8 +123,9 @@ export class EngineHost {
     for (const pending of batch) {
       const command = { ...pending.submission, time: this.options.clock() } as Command;
       const events = this.engine.apply(command);
-      pending.events = events;
-      records.push({ pos: this.pos + records.length + 1, command, events });
+      const pos = this.pos + records.length + 1;
+      pending.applied = { pos, events };
+      records.push({ pos, command, events });
     }
     this.appending = true;
     try {
@@ -124,7 +137,7 @@ export class EngineHost {
     }
     this.appending = false;
     this.pos = (records[records.length - 1] as LogRecord).pos;
-    for (const pending of batch) pending.resolve(pending.events ?? []);
+    for (const pending of batch) pending.resolve(pending.applied as Applied);
     this.options.onDurable?.(records);
     // Exported now, before the next batch is applied, so it matches this position; written in the background.
     this.maybeSnapshot();

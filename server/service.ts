@@ -1,7 +1,7 @@
 // The whole service in one process (the embedded default of `npm start`): the engine host on its event log,
 // the projector into ClickHouse following the same log, the catalog (demo data or an upstream sync) handing
 // markets to the engine, and the HTTP server with every surface, behind the header edge on the public port
-// (publicListener.ts). close() is the graceful shutdown: stop accepting connections (the edge first, then
+// (front.ts). close() is the graceful shutdown: stop accepting connections (the edge first, then
 // uWS), let requests in flight finish, stop the catalog sync, let the projector catch up with the durable
 // log, write the engine's final snapshot, and close the log and ClickHouse.
 
@@ -12,40 +12,24 @@ import type { LogRecord } from '../log/eventLog.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
 import { Projector } from '../projections/projector.js';
 import { LiveReadModel } from '../projections/live/liveReadModel.js';
-import { readContext, type ReadContext } from '../projections/readModel/index.js';
+import type { ReadContext } from '../projections/readModel/index.js';
 import { chdbPathOf, openClickHouse, type ClickHouseClient } from '../storage/clickhouse.js';
 import { startClickHouseHttp, type ClickHouseHttpServer, type ClickHouseHttpUser } from '../api/clickhouseHttp/clickhouseHttpServer.js';
 import { startCatalogService, type CatalogService } from '../catalog/catalogService.js';
 import { MarketIndex } from '../catalog/marketIndex.js';
-import { createHttpServer, type HttpServer } from '../api/http/httpServer.js';
+import type { HttpServer } from '../api/http/httpServer.js';
 import type { HeaderEdge } from '../api/http/headerEdge.js';
-import { corsPolicy } from '../api/http/cors.js';
-import { IpAllowlist } from '../api/http/ipAllowlist.js';
-import { RateLimiter } from '../api/http/rateLimiter.js';
-import { RATE_WINDOWS } from '../api/http/rateLimits.js';
-import { ROOT_RULES } from '../api/http/rootRules.js';
 import { loadUws } from '../api/http/uwsLoader.js';
-import { serviceRoutes } from './serviceRoutes.js';
 import { ServiceMetrics } from './metrics.js';
-import { listenPublic } from './publicListener.js';
-import { surfaceRoutes } from './surfaceRoutes.js';
-import { loadUiBundle } from './uiBundle.js';
-import { uiRoutes } from './uiRoutes.js';
-import { ApiKeyRegistry, loadMasterSecret } from '../auth/index.js';
-import { tradingRoutes } from '../api/trading/tradingRoutes.js';
-import { InlineSignatureChecker, WorkerSignatureChecker } from '../api/trading/signatureChecks.js';
-import { operatorRoutes } from '../api/operator/operatorRoutes.js';
 import { startDemoTraders, type DemoTraders } from '../demo/demoTraders.js';
+import { LateFanout, startFront } from './front.js';
+import { StreamPublisher } from '../api/ws/streamPublisher.js';
+import type { WsServer } from '../api/ws/wsServer.js';
 
 /** Demo traders run with --demo-traders on the demo catalog only: never when an upstream catalog is set. */
 export function demoTradersWanted(config: Config): boolean {
   return config.demoTraders && config.demoCatalog && config.catalogUpstreamUrl === undefined;
 }
-import { StreamPublisher } from '../api/ws/streamPublisher.js';
-import type { Fanout } from '../api/ws/topics.js';
-import { newWsCounters } from '../api/ws/wsCounters.js';
-import { attachWebSockets, listenWsDirect, uwsFanout, type WsServer } from '../api/ws/wsServer.js';
-
 export interface ServiceHooks {
   /** An already open ClickHouse client (tests share one chDB per process); the service does not close it. */
   readonly clickhouse?: ClickHouseClient;
@@ -92,14 +76,14 @@ export interface RunningService {
 
 export async function startService(config: Config, logger: Logger, hooks: ServiceHooks = {}): Promise<RunningService> {
   const clock = hooks.clock ?? Date.now;
-  const { uws, native } = loadUws(config.allowSlowUws);
-  if (!native) logger.warn('uWebSockets.js runs on its slow JavaScript fallback (--allow-slow-uws)');
+  const uws = loadUws(config.allowSlowUws);
+  if (!uws.native) logger.warn('uWebSockets.js runs on its slow JavaScript fallback (--allow-slow-uws)');
 
   const metrics = new ServiceMetrics();
   // The projector is built after the engine, whose durable batches are handed to it in memory (it reads the
   // log for whatever it was not handed: the records made durable before it existed, or after it fell behind).
-  // The in-memory read model (projections/live/) follows the same records.
-  const late: { projector?: Projector; live?: LiveReadModel; publisher?: StreamPublisher; markets?: MarketIndex; fanout?: Fanout; keyDeleted?: (apiKey: string) => void } = {};
+  // The in-memory read model (projections/live/) and the WebSocket publisher follow the same records.
+  const late: { projector?: Projector; live?: LiveReadModel; publisher?: StreamPublisher; markets?: MarketIndex } = {};
   const engineService = await startEngineService(config, {
     clock: hooks.engineClock ?? clock,
     onProgress: (p) => logger.debug({ recovery: p }, 'engine recovery'),
@@ -119,13 +103,14 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const host = engineService.host;
   logger.info({ pos: engineService.recovery.pos, seq: host.engine.seq }, 'engine recovered');
   // Built now, while the engine holds exactly the recovered (durable) state and nothing else submits yet;
-  // uWS's fan-out is plugged in once the app exists (nobody can subscribe before).
+  // uWS's fan-out is plugged in once the front exists (nobody can subscribe before).
+  const fanout = new LateFanout();
   const publisher = new StreamPublisher({
     engine: host.engine,
-    fanout: { publish: (topic, message) => late.fanout?.publish(topic, message), subscribers: (topic) => late.fanout?.subscribers(topic) ?? 0 },
+    fanout,
     catalog: (conditionId) => late.markets?.get(conditionId),
     clock,
-    onApiKeyDeleted: (apiKey) => late.keyDeleted?.(apiKey),
+    onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey),
   });
   late.publisher = publisher;
 
@@ -174,89 +159,42 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   });
   await markets.refresh();
 
-  const reads = readContext(ch, db, { metadata: markets.metadataSource(), now: clock, feeAccount: config.feeAccount });
-  const master = await loadMasterSecret({ authSecret: config.authSecret, dataDir: config.dataDir });
-  if (master.source === 'created') logger.info({ path: master.path }, 'created the master secret of API keys');
-  const limiter = config.rateLimit ? new RateLimiter(RATE_WINDOWS) : undefined;
-  const signatures = config.signatureWorkers > 0 ? new WorkerSignatureChecker(config, config.signatureWorkers) : new InlineSignatureChecker(config);
-  const registry = new ApiKeyRegistry(host.engine, master.key);
-  const trading = tradingRoutes({
-    settings: config,
-    host,
-    registry,
-    signatures,
-    projection: projector,
-    reads,
-    live,
-    limiter,
-    clock,
-  });
-  const publicRoutes = [...surfaceRoutes({ config, host, catalog, markets, reads, live, clock }), ...trading];
-  // The operator API exists only with a token (off by default); it is not in the OpenAPI document.
-  const operator = config.operatorToken === undefined ? [] : operatorRoutes({ host, token: config.operatorToken });
-  // The market page (/ui) is a page, not API: it is left out of the OpenAPI document like the operator API.
-  const routes = [...publicRoutes, ...serviceRoutes({ metrics, documented: publicRoutes, native }), ...uiRoutes(loadUiBundle), ...operator];
-  const http = createHttpServer({
-    uws,
-    routes,
-    rootRules: ROOT_RULES,
-    limiter,
-    activityAllowlist: new IpAllowlist(config.activityIpAllowlist),
-    cors: config.corsOrigins.length === 0 ? undefined : corsPolicy(config.corsOrigins),
-    compressMinBytes: config.compressMinBytes,
-    clock,
-    onResponse: (route, status, startedAt) => metrics.request(route, status, clock() - startedAt),
-    onError: (error, route) => logger.error({ err: error, route: `${route.method} ${route.path}` }, 'request failed'),
-  });
-  const wsCounters = newWsCounters();
-  const wsOptions = {
-    publisher,
-    credentials: (apiKey: string) => registry.lookup(apiKey),
-    limits: {
-      maxSubscriptions: config.wsMaxSubscriptions,
-      maxMessageBytes: config.wsMaxMessageBytes,
-      maxConnectionsPerIp: config.wsMaxConnectionsPerIp,
-      idleTimeoutSec: config.wsIdleTimeoutSec,
-      maxBackpressureBytes: config.wsMaxBackpressureBytes,
-    },
-    counters: wsCounters,
-  };
-  const ws = attachWebSockets({ app: http.app, ...wsOptions });
-  // --ws-port: the same channels on an app of their own, listening straight on a TCP port.
-  const wsDirect = config.wsPort === undefined ? undefined : await listenWsDirect(uws, config.httpHost, config.wsPort, wsOptions);
-  const fanouts = [uwsFanout(http.app, wsCounters, (bytes) => ws.published(bytes))];
-  if (wsDirect !== undefined) fanouts.push(uwsFanout(wsDirect.app, wsCounters, (bytes) => wsDirect.server.published(bytes)));
-  late.fanout = fanouts.length === 1 ? fanouts[0] : { publish: (topic, message) => fanouts.forEach((f) => f.publish(topic, message)), subscribers: (topic) => fanouts.reduce((n, f) => n + f.subscribers(topic), 0) };
-  late.keyDeleted = (apiKey) => {
-    ws.keyDeleted(apiKey);
-    wsDirect?.server.keyDeleted(apiKey);
-  };
   metrics.watch({ projector, log: engineService.log, host });
-  metrics.watchWs(wsCounters);
-  const listener = await listenPublic(http, config, (error) => {
-    logger.fatal({ err: error }, "the header edge's thread failed: the public port is no longer served");
-    hooks.onFatal?.(error);
+  const front = await startFront({
+    config,
+    logger,
+    uws,
+    clock,
+    metrics,
+    gateway: host,
+    projection: projector,
+    live,
+    publisher,
+    fanout,
+    ch,
+    catalog: catalog.catalog,
+    markets,
+    ready: () => {
+      const problems: string[] = [];
+      if (host.stopped !== null) problems.push(`the engine has stopped: ${host.stopped.message}`);
+      if (live !== undefined && !live.ready) problems.push('the in-memory read model is not serving (reads go to ClickHouse)');
+      return { ready: problems.length === 0, problems };
+    },
+    onFatal: hooks.onFatal,
   });
-  const { port, edge } = listener;
-  if (edge !== undefined) metrics.watchEdge(edge);
-  logger.info({ host: config.httpHost, port, uwsSocket: listener.socketPath }, 'listening');
+  const port = front.port;
 
   // Demo traders trade the demo catalog through the public port like any client; never beside a real catalog.
   const demo = demoTradersWanted(config)
-    ? await startDemoTraders({ clobUrl: `http://127.0.0.1:${port}/clob`, chainId: config.chainId, host, seed: master.key, logger, cycleMs: config.demoTraderCycleMs })
+    ? await startDemoTraders({ clobUrl: `http://127.0.0.1:${port}/clob`, chainId: config.chainId, host, seed: front.masterKey, logger, cycleMs: config.demoTraderCycleMs })
     : undefined;
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       await demo?.stop();
-      ws.close();
-      wsDirect?.close();
-      await listener.stop();
-      listener.removeSocket();
       await clickhouseHttp?.close();
-      await http.drained();
-      await signatures.close();
+      await front.close();
       await catalog.close();
       await host.idle();
       await projector.catchUpTo(engineService.log, host.position).catch((error: unknown) => logger.error({ err: error }, 'projector catch-up at shutdown failed'));
@@ -270,7 +208,28 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     return closing;
   };
 
-  return { config, port, uwsNative: native, engine: host, engineService, projector, catalog, markets, reads, live, ch, http, edge, metrics, demo, clickhouseHttp, ws, wsPort: wsDirect?.port, publisher, close };
+  return {
+    config,
+    port,
+    uwsNative: uws.native,
+    engine: host,
+    engineService,
+    projector,
+    catalog,
+    markets,
+    reads: front.reads,
+    live,
+    ch,
+    http: front.http,
+    edge: front.edge,
+    metrics,
+    demo,
+    clickhouseHttp,
+    ws: front.ws,
+    wsPort: front.wsPort,
+    publisher,
+    close,
+  };
 }
 
 async function startClickHouseEndpoint(config: Config, ch: ClickHouseClient, logger: Logger): Promise<ClickHouseHttpServer> {

@@ -1,4 +1,5 @@
-// The service's own endpoints at the root: Prometheus metrics, the OpenAPI document and a health check.
+// The service's own endpoints at the root: Prometheus metrics, the OpenAPI document, liveness (/health) and
+// readiness (/ready).
 
 import type { RouteDef } from '../api/http/apiTypes.js';
 import { ok } from '../api/http/apiTypes.js';
@@ -11,7 +12,17 @@ export interface ServiceRouteDeps {
   /** The public routes the OpenAPI document describes. */
   readonly documented: readonly RouteDef[];
   readonly native: boolean;
+  /** Whether this process can serve what it is for now (its engine state caught up, its connections up). */
+  readonly ready: () => Readiness;
 }
+
+/** Readiness: ready, or why not (each part that is not). */
+export interface Readiness {
+  readonly ready: boolean;
+  readonly problems: readonly string[];
+}
+
+export const READY: Readiness = { ready: true, problems: [] };
 
 export function serviceRoutes(deps: ServiceRouteDeps): RouteDef[] {
   let document: string | undefined;
@@ -42,6 +53,17 @@ export function serviceRoutes(deps: ServiceRouteDeps): RouteDef[] {
       summary: 'Liveness: the process serves requests.',
       response: { type: 'object', properties: { status: { type: 'string' }, uwsNative: { type: 'boolean' } }, required: ['status', 'uwsNative'], additionalProperties: false },
       handler: () => ok({ status: 'ok', uwsNative: deps.native }),
+    },
+    {
+      method: 'GET',
+      path: '/ready',
+      surface: 'service',
+      summary: 'Readiness: 200 when this process serves current state (its engine state caught up, its connections up), else 503 with the reasons.',
+      response: { type: 'object', properties: { ready: { type: 'boolean' }, problems: { type: 'array', items: { type: 'string' } } }, required: ['ready', 'problems'], additionalProperties: false },
+      handler: () => {
+        const r = deps.ready();
+        return r.ready ? ok(r) : { status: 503, body: r };
+      },
     },
   ];
   return routes;

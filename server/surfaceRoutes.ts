@@ -1,8 +1,8 @@
 // Every public route of the three surfaces, from the parts of the running service they read.
 
 import type { Config } from '../config/index.js';
-import type { EngineHost } from '../host/engineHost.js';
-import type { CatalogService } from '../catalog/catalogService.js';
+import type { CommandGateway } from '../host/commandGateway.js';
+import type { CatalogDb } from '../catalog/catalogDb.js';
 import type { MarketIndex } from '../catalog/marketIndex.js';
 import type { ReadContext } from '../projections/readModel/index.js';
 import type { LiveReadModel } from '../projections/live/liveReadModel.js';
@@ -13,8 +13,8 @@ import { activityRoutes } from '../api/activity/activityRoutes.js';
 
 export interface SurfaceDeps {
   readonly config: Config;
-  readonly host: EngineHost;
-  readonly catalog: CatalogService;
+  readonly host: CommandGateway;
+  readonly catalog: CatalogDb;
   readonly markets: MarketIndex;
   readonly reads: ReadContext;
   /** The in-memory read model, when on. */
@@ -24,7 +24,7 @@ export interface SurfaceDeps {
 
 export function surfaceRoutes(deps: SurfaceDeps): RouteDef[] {
   return [
-    ...catalogApiRoutes(deps.catalog.catalog),
+    ...catalogApiRoutes(deps.catalog),
     ...clobReadRoutes({ engine: deps.host.engine, markets: deps.markets, history: deps.reads, clock: deps.clock }),
     ...activityRoutes(deps.reads, deps.live),
   ];

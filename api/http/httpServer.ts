@@ -235,6 +235,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     if (error instanceof ApiError) return failure(surface, error);
     if (error instanceof ReadModelInputError) return failure(surface, new ApiError('bad_request', { detail: error.message }));
     if (error instanceof Error && error.name === 'EngineStoppedError') return failure(surface, new ApiError('unavailable', { detail: 'the engine is stopped; retry later' }));
+    // An API node that cannot reach the engine role, or lost a command's answer (cluster/engineClient.ts).
+    if (error instanceof Error && error.name === 'EngineUnavailableError') return failure(surface, new ApiError('unavailable', { detail: error.message }));
     options.onError?.(error, route.def);
     return failure(surface, new ApiError(surface === 'activity' ? 'internal_db' : 'internal'));
   };

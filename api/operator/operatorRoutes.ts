@@ -7,7 +7,8 @@
 // Endpoints, bodies and curl examples: README.md here.
 
 import type { Command, Engine } from '../../engine/index.js';
-import type { EngineHost, Submission } from '../../host/engineHost.js';
+import type { Submission } from '../../host/engineHost.js';
+import type { CommandGateway } from '../../host/commandGateway.js';
 import { ApiError, badRequest, type ApiErrorCode } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type JsonSchema, type Method, type Reply, type RouteDef } from '../http/apiTypes.js';
 import { bool, obj, str } from '../schemas/common.js';
@@ -18,7 +19,7 @@ import { ACCOUNT_RESPONSE, BALANCE_RESPONSE, MARKET_RESPONSE, SIGNERS_RESPONSE, 
 
 export interface OperatorDeps {
   /** The engine host: commands go through the log; reads come from `host.engine`. */
-  readonly host: EngineHost;
+  readonly host: CommandGateway;
   /** The configured operator token (config `operatorToken`). */
   readonly token: string;
 }

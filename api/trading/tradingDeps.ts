@@ -2,7 +2,7 @@
 // API key registry over the engine's key table, the signature checker, the projector
 // (account reads wait until it has caught up with what this process acknowledged) and the read model.
 
-import type { EngineHost } from '../../host/engineHost.js';
+import type { CommandGateway } from '../../host/commandGateway.js';
 import type { ApiKeyRegistry, OrderDomainConfig } from '../../auth/index.js';
 import type { ReadContext } from '../../projections/readModel/index.js';
 import type { LiveReadModel } from '../../projections/live/liveReadModel.js';
@@ -25,7 +25,7 @@ export interface ProjectionProgress {
 
 export interface TradingDeps {
   readonly settings: TradingSettings;
-  readonly host: EngineHost;
+  readonly host: CommandGateway;
   readonly registry: ApiKeyRegistry;
   /** Order hashing and signature recovery, on worker threads or inline. */
   readonly signatures: SignatureChecker;

@@ -1,0 +1,123 @@
+// A replica of the engine that follows the log: the state an API node serves its reads from. The engine is
+// deterministic, so applying each logged command in order reproduces the engine's state at every position;
+// each record's event sequence is checked against what the log recorded (as recovery does), and a replica
+// that diverges stops for good rather than serve a state the engine never had.
+//
+// Each record, once applied, is handed to the consumers (the in-memory read model, the WebSocket publisher)
+// with the replica at exactly that record's position, as the engine host's onDurable hands its batches over.
+
+import type { Engine } from '../engine/index.js';
+import type { EventLog, LogRecord } from '../log/eventLog.js';
+
+export class ReplicaDivergedError extends Error {
+  override readonly name = 'ReplicaDivergedError';
+  readonly retriable = false;
+}
+
+export interface LogFollowerOptions {
+  /** Records applied to the replica, in order, with the replica at the last one's position. Must not throw. */
+  readonly onRecords: (records: readonly LogRecord[]) => void;
+  /** The follower stopped for good (a record failed to apply, or the log failed). */
+  readonly onFailure: (error: Error) => void;
+}
+
+export class LogFollower {
+  private pos: number;
+  private failure: Error | undefined;
+  private readonly stop = new AbortController();
+  private running: Promise<void> | undefined;
+  private waiters: { pos: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** Time (ms, this process's clock) the last record was applied. */
+  lastAppliedAt = 0;
+
+  constructor(
+    private readonly log: EventLog,
+    readonly engine: Engine,
+    /** The log position `engine` holds now. */
+    pos: number,
+    private readonly options: LogFollowerOptions,
+  ) {
+    this.pos = pos;
+  }
+
+  get position(): number {
+    return this.pos;
+  }
+
+  get failed(): Error | undefined {
+    return this.failure;
+  }
+
+  start(): void {
+    this.running ??= this.follow();
+  }
+
+  /** Resolves once the replica holds position `pos`; rejects after `timeoutMs` or when the follower fails. */
+  waitFor(pos: number, timeoutMs: number): Promise<void> {
+    if (this.pos >= pos) return Promise.resolve();
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    return new Promise<void>((resolve, reject) => {
+      const waiter = {
+        pos,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(new Error(`this node's replica of the engine did not reach log position ${pos} within ${timeoutMs} ms (it holds ${this.pos})`));
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.stop.abort();
+    await this.running;
+  }
+
+  private async follow(): Promise<void> {
+    try {
+      for await (const record of this.log.follow(this.pos + 1, this.stop.signal)) {
+        this.apply(record);
+        this.options.onRecords([record]);
+        this.settle();
+      }
+    } catch (error) {
+      if (this.stop.signal.aborted) return;
+      this.fail(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private apply(record: LogRecord): void {
+    if (record.pos !== this.pos + 1) throw new ReplicaDivergedError(`log position ${record.pos} follows ${this.pos}: the log has a gap`);
+    const events = this.engine.apply(record.command);
+    const produced = events.length === 0 ? this.engine.seq : (events[events.length - 1]?.seq ?? this.engine.seq);
+    const recorded = record.events.length === 0 ? undefined : record.events[record.events.length - 1]?.seq;
+    if (recorded !== undefined && produced !== recorded) {
+      throw new ReplicaDivergedError(`the replica diverged at log position ${record.pos}: it reached event ${produced}, the log recorded ${recorded}`);
+    }
+    this.pos = record.pos;
+    this.lastAppliedAt = Date.now();
+  }
+
+  private settle(): void {
+    if (this.waiters.length === 0) return;
+    const due = this.waiters.filter((w) => w.pos <= this.pos);
+    if (due.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.pos > this.pos);
+    for (const w of due) w.resolve();
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.options.onFailure(error);
+    for (const w of this.waiters) w.reject(error);
+    this.waiters = [];
+  }
+}
