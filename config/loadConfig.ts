@@ -156,6 +156,10 @@ const CROSS_CHECKS: ReadonlyArray<(c: Config) => ConfigProblem | undefined> = [
       ? { setting: 'clickhouseMode', message: `${label('clickhouseMode')}: ${flagOf('role')} ${c.role} needs server (processes of separate roles share one ClickHouse).` }
       : undefined,
   (c) =>
+    c.role === 'api' && c.authSecret === undefined
+      ? { setting: 'authSecret', message: `${label('authSecret')}: required with ${flagOf('role')} api (every API node must derive the same API key credentials).` }
+      : undefined,
+  (c) =>
     c.clickhouseHttpPort !== undefined && c.clickhouseMode === 'server'
       ? { setting: 'clickhouseHttpPort', message: `${label('clickhouseHttpPort')}: serves the embedded ClickHouse, so it is refused with ${flagOf('clickhouseMode')} server (analysts use the server).` }
       : undefined,

@@ -8,12 +8,17 @@ import type { EventLog, EventsRecord } from '../log/eventLog.js';
 import { decodeEvents } from '../log/recordCodec.js';
 import type { Projector } from './projector.js';
 
+/** Quiet time (ms) after a batch before the projector records its progress. */
+const IDLE_RECORD_MS = 20;
+
 export interface KafkaFeedOptions {
   readonly brokers: readonly string[];
   readonly topic: string;
   readonly clientId: string;
   /** Consumer group of this projector (default `<topic>.projector.<projector name>`). */
   readonly groupId?: string;
+  /** Longest a fetch waits for new records (ms; default 50). */
+  readonly fetchWaitMs?: number;
 }
 
 export class KafkaProjectionFeed {
@@ -28,15 +33,21 @@ export class KafkaProjectionFeed {
    */
   static async start(options: KafkaFeedOptions, projector: Projector, log: EventLog): Promise<KafkaProjectionFeed> {
     const kafka = new Kafka({ clientId: options.clientId, brokers: [...options.brokers], logLevel: logLevel.NOTHING });
-    const consumer = kafka.consumer({ groupId: options.groupId ?? `${options.topic}.projector.${projector.name}`, readUncommitted: false });
+    // A short fetch wait: a read_committed fetch can sit out its whole wait before it sees a commit, and readers
+    // of the account reads wait for the projector (kafkajs's default is 5 s).
+    const consumer = kafka.consumer({ groupId: options.groupId ?? `${options.topic}.projector.${projector.name}`, readUncommitted: false, maxWaitTimeInMs: options.fetchWaitMs ?? 50 });
     await consumer.connect();
     await consumer.subscribe({ topic: options.topic, fromBeginning: true });
     let fail: (error: Error) => void = () => undefined;
     const stopped = new Promise<void>((_, reject) => (fail = reject));
     stopped.catch(() => undefined);
+    // Once no batch has followed for IDLE_RECORD_MS, the projector records its progress (projector.ts
+    // recordProgress()): readers in other processes learn the projected position from that record.
+    let idle: NodeJS.Timeout | undefined;
     await consumer.run({
       autoCommit: false,
       eachBatch: async ({ batch, heartbeat, isRunning }) => {
+        clearTimeout(idle);
         const records: EventsRecord[] = [];
         let lastOffset: string | undefined;
         for (const message of batch.messages) {
@@ -57,6 +68,7 @@ export class KafkaProjectionFeed {
         }
         // Only now, with the rows in ClickHouse, does the group move on.
         await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(BigInt(lastOffset) + 1n) }]);
+        idle = setTimeout(() => projector.recordProgress().catch((error: unknown) => fail(error instanceof Error ? error : new Error(String(error)))), IDLE_RECORD_MS);
         await heartbeat();
       },
     });

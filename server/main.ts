@@ -1,20 +1,50 @@
-// `npm start`: the whole service in one process on its embedded defaults (see service.ts). SIGINT and
-// SIGTERM shut it down gracefully; another signal more than two seconds later exits at once. (Ctrl-C in a
-// terminal reaches this process twice, from the terminal and forwarded by npm: that is one request.)
+// `npm start`: the whole service in one process on its embedded defaults (see service.ts), or one role of the
+// scale-out deployment with --role engine | api | projector (roles/). SIGINT and SIGTERM shut it down
+// gracefully (also while a role still waits for Kafka or ClickHouse at start-up); another signal more than two
+// seconds later exits at once. (Ctrl-C in a terminal reaches this process twice, from the terminal and
+// forwarded by npm: that is one request.)
 
 import { loadConfigOrExit } from '../config/index.js';
 import { SlowUwsError } from '../api/http/uwsLoader.js';
 import { startService } from './service.js';
 import { createLogger } from './logger.js';
 import { startupLines } from './startupLines.js';
+import { startEngineRole } from './roles/engineRole.js';
+import { startApiRole } from './roles/apiRole.js';
+import { startProjectorRole } from './roles/projectorRole.js';
+import { StartupAborted } from './roles/startupRetry.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
 
+const startup = new AbortController();
+const abortStartup = (): void => startup.abort();
+process.once('SIGINT', abortStartup);
+process.once('SIGTERM', abortStartup);
+
+/** The running process: the whole service, or one role. */
+async function start(onFatal: () => void): Promise<{ close(): Promise<void> }> {
+  switch (config.role) {
+    case 'all': {
+      const service = await startService(config, logger, { onFatal });
+      for (const line of startupLines(config, service)) logger.info(line);
+      return service;
+    }
+    case 'engine':
+      return startEngineRole(config, logger, startup.signal);
+    case 'api':
+      return startApiRole(config, logger, startup.signal);
+    case 'projector':
+      return startProjectorRole(config, logger, startup.signal);
+  }
+}
+
 try {
   let onFatal = (): void => {};
-  const service = await startService(config, logger, { onFatal: () => onFatal() });
-  for (const line of startupLines(config, service)) logger.info(line);
+  const service = await start(() => onFatal());
+  process.off('SIGINT', abortStartup);
+  process.off('SIGTERM', abortStartup);
+  if (config.role !== 'all') logger.info(`role ${config.role} started`);
   let firstSignalAt: number | undefined;
   const stop = (signal: string): void => {
     if (firstSignalAt !== undefined) {
@@ -39,6 +69,10 @@ try {
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
 } catch (error) {
+  if (error instanceof StartupAborted) {
+    logger.info(`${error.message}: not started`);
+    process.exit(0);
+  }
   if (error instanceof SlowUwsError) {
     logger.fatal(error.message);
     process.exit(3);

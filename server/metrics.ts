@@ -8,10 +8,11 @@ import type { HeaderEdgeStats } from '../api/http/headerEdge.js';
 import type { SyncReport } from '../catalog/sync/syncWorker.js';
 import type { WsCounters } from '../api/ws/wsCounters.js';
 
+/** What a role runs of the projector and the engine (an API node runs neither: it reports its own gauges). */
 interface Watched {
-  readonly projector: { readonly position: number };
+  readonly projector?: { readonly position: number };
   readonly log: { readonly lastPos: number };
-  readonly host: { readonly position: number; readonly pending: number };
+  readonly host?: { readonly position: number; readonly pending: number };
 }
 
 /**
@@ -70,7 +71,7 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         const w = watched();
-        if (w !== undefined) this.set(Math.max(0, w.log.lastPos - w.projector.position));
+        if (w?.projector !== undefined) this.set(Math.max(0, w.log.lastPos - w.projector.position));
       },
     });
     new Gauge({
@@ -79,7 +80,7 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         const w = watched();
-        if (w !== undefined) this.set(w.host.position);
+        if (w?.host !== undefined) this.set(w.host.position);
       },
     });
     new Gauge({
@@ -88,13 +89,25 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         const w = watched();
-        if (w !== undefined) this.set(w.host.pending);
+        if (w?.host !== undefined) this.set(w.host.pending);
       },
     });
   }
 
   watch(watched: Watched): void {
     this.watched = watched;
+  }
+
+  /** A gauge read from `read()` when scraped (a role's own figures: replica lag, command connections, ...). */
+  gauge(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
   }
 
   /** Publishes the header edge's counters, read from its stats when scraped. */

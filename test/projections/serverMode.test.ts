@@ -7,11 +7,8 @@
 // freshDatabase() then opens the server), and must pass whole.
 
 import t from 'tap';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { execFile } from 'node:child_process';
+import { CLICKHOUSE_SERVICE_PASSWORD, startClickHouseHost } from '../support/serviceProcess.js';
 
 /** Every suite that takes its ClickHouse from freshDatabase(), except insertTogether.test.ts, which tests the
  * embedded path's several statements in one chDB call (a server takes one statement per request). */
@@ -29,32 +26,15 @@ const SUITES = [
   'readModelSession',
   'readModelTrades',
 ];
-const SERVICE_PASSWORD = 'service-password-for-tests';
 // Twelve suites take about two minutes alone, more beside the rest of a full tap run: past .taprc's 300 s.
 t.setTimeout(900_000);
 const root = new URL('../../', import.meta.url).pathname;
-
-async function startClickHouseHost(): Promise<{ child: ChildProcess; url: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ch-host-'));
-  const args = ['--import', 'tsx', 'server/main.ts', '--data-dir', dataDir, '--http-port', '0', '--header-edge=false', '--signature-workers', '0', '--demo-catalog=false'];
-  args.push('--clickhouse-http-port', '0', '--clickhouse-service-password', SERVICE_PASSWORD, '--log-level', 'info');
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the ClickHouse host exited (${code}) before serving`)));
-    lines.on('line', (line) => {
-      const entry = JSON.parse(line) as { msg?: string; port?: number };
-      if (entry.msg?.startsWith('serving the embedded ClickHouse') === true && entry.port !== undefined) resolve(entry.port);
-    });
-  });
-  return { child, url: `http://127.0.0.1:${port}` };
-}
 
 function runSuite(file: string, url: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     // Without tap's own variables: the suite runs as a plain TAP producer, not as a child of this tap run.
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TAP') && !name.startsWith('_TAPJS')));
-    const env = { ...inherited, TAP_TIMEOUT: '300', PMX_TEST_CLICKHOUSE_URL: url, PMX_TEST_CLICKHOUSE_USER: 'service', PMX_TEST_CLICKHOUSE_PASSWORD: SERVICE_PASSWORD };
+    const env = { ...inherited, TAP_TIMEOUT: '300', PMX_TEST_CLICKHOUSE_URL: url, PMX_TEST_CLICKHOUSE_USER: 'service', PMX_TEST_CLICKHOUSE_PASSWORD: CLICKHOUSE_SERVICE_PASSWORD };
     execFile(process.execPath, ['--import', 'tsx', file], { cwd: root, env, maxBuffer: 64 << 20, timeout: 240_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, output: stdout + stderr });
     });
@@ -63,13 +43,9 @@ function runSuite(file: string, url: string): Promise<{ code: number; output: st
 
 t.test('the projection and read-model suites pass in server mode against the service as ClickHouse server', async (t) => {
   const host = await startClickHouseHost();
-  t.teardown(
-    () =>
-      new Promise<void>((resolve) => {
-        host.child.once('exit', () => resolve());
-        host.child.kill('SIGTERM');
-      }),
-  );
+  t.teardown(async () => {
+    await host.process.kill('SIGTERM');
+  });
   // Two suites at a time: the machine has two cores, and the host process does the ClickHouse work.
   const queue = [...SUITES];
   const results = new Map<string, { code: number; output: string }>();

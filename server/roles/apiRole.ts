@@ -1,0 +1,199 @@
+// Role `api` (any number of them): HTTP and WebSocket, the same front as the single process (front.ts), over a
+// replica of the engine that follows the Kafka log (cluster/logFollower.ts). Commands go to the engine role
+// (cluster/engineClient.ts); an answer is released once this node's replica holds the command's record, so a
+// read after an acknowledged write on the same node shows it. The in-memory read model and the WebSocket
+// publisher follow the same records as in the single process; the ClickHouse reads wait for the projector
+// role's progress (cluster/projectionWatcher.ts).
+//
+// Start-up: the replica is recovered from this node's own snapshots (its data directory, written as it
+// follows) and the log after them; the in-memory read model is built from the log. All API nodes must share
+// --auth-secret: API key credentials are derived from it.
+
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../../config/index.js';
+import { exportSnapshot } from '../../engine/index.js';
+import type { LogRecord } from '../../log/eventLog.js';
+import { openKafkaLog } from '../../log/kafka/kafkaLog.js';
+import { engineConfigOf } from '../../host/engineService.js';
+import { recover } from '../../host/recovery.js';
+import { SnapshotStore } from '../../host/snapshotStore.js';
+import { prepareCatalog } from '../../catalog/catalogDb.js';
+import { applyMigrations } from '../../storage/migrations.js';
+import { PROJECTION_MIGRATIONS } from '../../projections/schema.js';
+import { MarketIndex } from '../../catalog/marketIndex.js';
+import { LiveReadModel } from '../../projections/live/liveReadModel.js';
+import { loadUws } from '../../api/http/uwsLoader.js';
+import { StreamPublisher } from '../../api/ws/streamPublisher.js';
+import { EngineClient } from '../../cluster/engineClient.js';
+import { LogFollower } from '../../cluster/logFollower.js';
+import { ProjectionWatcher } from '../../cluster/projectionWatcher.js';
+import { RemoteEngine } from '../../cluster/remoteEngine.js';
+import { ServiceMetrics } from '../metrics.js';
+import { LateFanout, startFront } from '../front.js';
+import { retrying } from './startupRetry.js';
+import { openRoleClickHouse } from './clickhouseOf.js';
+import type { RoleProcess } from './roleProcess.js';
+
+/** Replica records behind the engine's known end beyond which the node reports itself not ready. */
+const READY_LAG = 1_000;
+/** Longest a follower's Kafka fetch waits for new records (ms). */
+const FOLLOW_FETCH_WAIT_MS = 10;
+/** How often the market index is reloaded from the catalog tables (the engine role writes them). */
+const MARKETS_REFRESH_MS = 5_000;
+
+export interface ApiRole extends RoleProcess {
+  readonly remote: RemoteEngine;
+}
+
+export async function startApiRole(config: Config, logger: Logger, signal: AbortSignal): Promise<ApiRole> {
+  const uws = loadUws(config.allowSlowUws);
+  if (!uws.native) logger.warn('uWebSockets.js runs on its slow JavaScript fallback (--allow-slow-uws)');
+  const clock = Date.now;
+  const metrics = new ServiceMetrics();
+  const brokers = config.kafkaBrokers;
+  const log = await retrying(
+    `opening the Kafka log (topic ${config.kafkaTopic} at ${brokers.join(',')}) to follow`,
+    // Fetches wait at most FOLLOW_FETCH_WAIT_MS for new records: a command's answer waits for this node's
+    // replica, and a read_committed fetch may sit out its whole wait before it sees a commit.
+    () => openKafkaLog({ brokers, topic: config.kafkaTopic, clientId: config.kafkaClientId, role: 'reader', fetchWaitMs: FOLLOW_FETCH_WAIT_MS }),
+    logger,
+    signal,
+  );
+  const snapshots = new SnapshotStore(join(config.dataDir, 'snapshots'));
+  const recovery = await recover(log, snapshots, {
+    engineConfig: engineConfigOf(config),
+    idHashKey: randomBytes(4).readInt32LE(0),
+    onProgress: (p) => logger.info({ recovery: p }, 'replica recovery'),
+  });
+  const engine = recovery.engine;
+  logger.info({ pos: recovery.pos, snapshotPos: recovery.snapshotPos, replayed: recovery.replayed }, 'replica of the engine recovered');
+
+  const ch = await openRoleClickHouse(config, logger, signal);
+  const db = config.clickhouseDatabase;
+  const catalog = await retrying('preparing the catalog tables', () => prepareCatalog(ch, db), logger, signal);
+  // The projection tables, as the projector creates them (idempotent): this node reads them, possibly first.
+  await retrying('preparing the projection tables', () => applyMigrations(ch, db, 'projections', PROJECTION_MIGRATIONS), logger, signal);
+  const markets = new MarketIndex(ch, db);
+  await retrying('loading the market index', () => markets.refresh(), logger, signal);
+
+  const fanout = new LateFanout();
+  const publisher = new StreamPublisher({ engine, fanout, catalog: (conditionId) => markets.get(conditionId), clock, onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey) });
+  const live = config.liveReads
+    ? new LiveReadModel(log, {
+        feeAccount: config.feeAccount,
+        maxFinishedOrders: config.liveFinishedOrders,
+        onFailure: (error) => logger.error({ err: error }, 'the in-memory read model stopped; its reads go to ClickHouse'),
+      })
+    : undefined;
+  await live?.start(ch, db, 0);
+
+  // Replica snapshots: written as the replica follows, so that a restart replays only the log after the last.
+  let lastSnapshotSeq = engine.seq;
+  let snapshotting = false;
+  const maybeSnapshot = (pos: number): void => {
+    if (snapshotting || engine.seq - lastSnapshotSeq < config.snapshotIntervalEvents) return;
+    lastSnapshotSeq = engine.seq;
+    snapshotting = true;
+    snapshots
+      .write({ format: 1, pos, stateHash: engine.stateHash(), engine: exportSnapshot(engine) })
+      .catch((error: unknown) => logger.error({ err: error }, 'replica snapshot failed'))
+      .finally(() => (snapshotting = false));
+  };
+  let marketsStale = false;
+  const follower = new LogFollower(log, engine, recovery.pos, {
+    onRecords: (records: readonly LogRecord[]) => {
+      live?.offer(records);
+      try {
+        publisher.publish(records);
+      } catch (error) {
+        logger.error({ err: error }, 'WebSocket publishing failed');
+      }
+      for (const r of records) if (r.command.type === 'ListMarket' || r.command.type === 'UpdateMarket') marketsStale = true;
+      maybeSnapshot((records[records.length - 1] as LogRecord).pos);
+    },
+    onFailure: (error) => logger.fatal({ err: error }, "this node's replica of the engine stopped following the log"),
+  });
+  const refresher = setInterval(() => {
+    marketsStale = false;
+    markets.refresh().catch((error: unknown) => logger.warn({ err: error }, 'market index refresh failed'));
+  }, MARKETS_REFRESH_MS);
+  refresher.unref();
+  const hurry = setInterval(() => {
+    if (!marketsStale) return;
+    marketsStale = false;
+    markets.refresh().catch((error: unknown) => logger.warn({ err: error }, 'market index refresh failed'));
+  }, 200);
+  hurry.unref();
+
+  const watcher = new ProjectionWatcher(ch, db);
+  await watcher.start();
+  const node = `${config.kafkaClientId}@${hostname()}:${process.pid}`;
+  const client = new EngineClient({
+    address: config.engineAddress,
+    token: config.engineToken,
+    node,
+    onConnected: (pos) => {
+      // Called only once client.start() runs, after `remote` exists.
+      remote.engineAt(pos);
+      logger.info({ engine: config.engineAddress, pos }, 'connected to the engine');
+    },
+    onDisconnected: (reason) => logger.warn({ engine: config.engineAddress }, `lost the engine connection: ${reason}; reconnecting`),
+  });
+  const remote = new RemoteEngine(client, follower);
+  follower.start();
+  void client.start(0).catch(() => undefined);
+
+  metrics.watch({ log, projector: watcher });
+  metrics.gauge('replica_log_position', "Last log position this node's replica of the engine holds.", () => follower.position);
+  metrics.gauge('replica_lag_records', 'Records the engine has made durable that this node does not hold yet (a lower bound).', () => remote.lag);
+  metrics.gauge('engine_connected', '1 while this node is connected to the engine.', () => (client.connected ? 1 : 0));
+  metrics.gauge('engine_unanswered_commands', 'Commands this node sent to the engine and has no answer for yet.', () => client.pending);
+
+  const front = await startFront({
+    config,
+    logger,
+    uws,
+    clock,
+    metrics,
+    gateway: remote,
+    projection: watcher,
+    live,
+    publisher,
+    fanout,
+    ch,
+    catalog,
+    markets,
+    ready: () => {
+      const problems: string[] = [];
+      if (!client.connected) problems.push(`not connected to the engine at ${config.engineAddress}: ${client.problem}`);
+      if (follower.failed !== undefined) problems.push(`the replica stopped following the log: ${follower.failed.message}`);
+      else if (remote.lag > READY_LAG) problems.push(`the replica is ${remote.lag} records behind the engine`);
+      if (live !== undefined && !live.ready) problems.push('the in-memory read model is not serving (reads go to ClickHouse)');
+      if (watcher.problem !== undefined) problems.push(`ClickHouse: ${watcher.problem}`);
+      return { ready: problems.length === 0, problems };
+    },
+  });
+
+  let closing: Promise<void> | undefined;
+  return {
+    role: 'api',
+    port: front.port,
+    remote,
+    close: () =>
+      (closing ??= (async () => {
+        clearInterval(refresher);
+        clearInterval(hurry);
+        await front.close();
+        client.close();
+        await follower.close();
+        watcher.close();
+        await log.close();
+        await ch.close();
+        metrics.close();
+        logger.info('stopped');
+      })()),
+  };
+}

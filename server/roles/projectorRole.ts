@@ -1,0 +1,69 @@
+// Role `projector`: the Kafka log into ClickHouse, exactly once. A Kafka consumer group hands it the log's
+// records (projections/kafkaFeed.ts); the projector's own progress table in ClickHouse decides what is new, so
+// a batch delivered twice (a restart, a rebalance) is projected once, and the group's offset moves only after
+// ClickHouse holds the batch. Its HTTP port serves /health, /ready and /metrics.
+//
+// One projector process projects the log; the log has one partition, so a second one in the same group only
+// stands by (Kafka gives the partition to one member at a time).
+
+import type { Logger } from 'pino';
+import type { Config } from '../../config/index.js';
+import { openKafkaLog } from '../../log/kafka/kafkaLog.js';
+import { Projector } from '../../projections/projector.js';
+import { KafkaProjectionFeed } from '../../projections/kafkaFeed.js';
+import { ServiceMetrics } from '../metrics.js';
+import { startRoleHttp } from './roleHttp.js';
+import { retrying } from './startupRetry.js';
+import { openRoleClickHouse } from './clickhouseOf.js';
+import type { RoleProcess } from './roleProcess.js';
+
+export async function startProjectorRole(config: Config, logger: Logger, signal: AbortSignal): Promise<RoleProcess> {
+  const metrics = new ServiceMetrics();
+  const brokers = config.kafkaBrokers;
+  const log = await retrying(
+    `opening the Kafka log (topic ${config.kafkaTopic} at ${brokers.join(',')}) to read`,
+    () => openKafkaLog({ brokers, topic: config.kafkaTopic, clientId: config.kafkaClientId, role: 'reader' }),
+    logger,
+    signal,
+  );
+  const ch = await openRoleClickHouse(config, logger, signal);
+  const db = config.clickhouseDatabase;
+  const projector = new Projector(ch, db, log, { feeAccount: config.feeAccount, minIntervalMs: config.projectionIntervalMs, onBatch: (_f, to) => metrics.projectedTo(to) });
+  await retrying('restoring the projector from ClickHouse', () => projector.start(), logger, signal);
+  logger.info({ pos: projector.position }, 'projector restored');
+  let failure: Error | undefined;
+  const feed = await retrying(
+    'joining the projector consumer group',
+    () => KafkaProjectionFeed.start({ brokers, topic: config.kafkaTopic, clientId: config.kafkaClientId }, projector, log),
+    logger,
+    signal,
+  );
+  feed.failure.catch((error: unknown) => {
+    failure = error instanceof Error ? error : new Error(String(error));
+    logger.fatal({ err: failure }, 'projecting a batch failed; the projector stopped taking batches');
+  });
+  metrics.watch({ log, projector });
+  const http = await startRoleHttp({
+    host: config.httpHost,
+    port: config.httpPort,
+    role: 'projector',
+    metrics,
+    ready: () => (failure === undefined ? { ready: true, problems: [] } : { ready: false, problems: [`projecting failed: ${failure.message}`] }),
+  });
+  logger.info({ host: config.httpHost, port: http.port }, 'projector role: /health, /ready and /metrics');
+
+  let closing: Promise<void> | undefined;
+  return {
+    role: 'projector',
+    port: http.port,
+    close: () =>
+      (closing ??= (async () => {
+        await feed.stop();
+        await log.close();
+        await ch.close();
+        await http.close();
+        metrics.close();
+        logger.info('stopped');
+      })()),
+  };
+}
