@@ -1,11 +1,12 @@
 // Start-up of the in-memory read model from the stored projections: every builder as of the projector's
-// committed position (restoreState(), as the projector itself restarts), then each market's mark. Must run
-// while the projector writes nothing newer (before its run() starts): the mark state is read from the
-// latest rows, which would otherwise run ahead of that position.
+// committed position (restoreState(), as the projector itself restarts), each market's mark, then the fill
+// windows (fillsRestore.ts). Must run while the projector writes nothing newer (before its run() starts):
+// the mark state is read from the latest rows, which would otherwise run ahead of that position.
 
 import type { ClickHouseClient } from '@clickhouse/client';
 import { PriceHistoryBuilder } from '../builders/priceHistory.js';
 import { restoreState } from '../restoreState.js';
+import { restoreFills } from './fillsRestore.js';
 import type { LiveState } from './liveState.js';
 
 const READ = { output_format_json_quote_64bit_integers: 0 } as const;
@@ -53,6 +54,7 @@ export async function restoreLive(ch: ClickHouseClient, db: string, at: number, 
       state.restoreMark(conditionId, prices.lastTrade.get(conditionId), minute * 1000, mark, before?.mark ?? null);
     }
   }
+  await restoreFills(ch, db, at, state.fills);
   state.pos = at;
   state.horizon = at;
 }

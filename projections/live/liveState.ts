@@ -13,8 +13,10 @@
 //   midpoint at the end of the latest minute in which its book or last trade changed, else the last trade;
 //   when that minute has neither, the mark at the end of the latest earlier minute that had one.
 //
+// - the newest fills of each account (FillWindows): up to maxAccountFills per account and maxFills in all.
+//
 // Bounded by what the exchange holds anyway: one entry per (account, token) ever held, per open order, per
-// market; finished orders up to maxFinishedOrders. Fills are not kept (trade reads go to ClickHouse).
+// market; finished orders up to maxFinishedOrders; fills up to maxFills.
 
 import type { EventsRecord } from '../../log/eventLog.js';
 import { PRICE_ONE, type Outcome } from '../../engine/index.js';
@@ -22,6 +24,7 @@ import { MarketsBuilder } from '../builders/markets.js';
 import { OrdersBuilder, type FillOrders, type OpenOrder } from '../builders/orders.js';
 import { PositionsBuilder, type PositionState } from '../builders/positions.js';
 import { RowSink } from '../rows.js';
+import { DEFAULT_MAX_ACCOUNT_FILLS, DEFAULT_MAX_FILLS, FillWindows, type AccountFills } from './fillWindows.js';
 
 /** Default most finished orders kept in memory (~0.5 KB each). */
 export const DEFAULT_MAX_FINISHED_ORDERS = 200_000;
@@ -46,7 +49,20 @@ export interface LiveStateOptions {
   readonly feeAccount: string;
   /** Most finished orders kept (DEFAULT_MAX_FINISHED_ORDERS). */
   readonly maxFinishedOrders?: number;
+  /** Newest fills kept per account (DEFAULT_MAX_ACCOUNT_FILLS); 0: none, trade reads go to ClickHouse. */
+  readonly maxAccountFills?: number;
+  /** Most fills kept in all (DEFAULT_MAX_FILLS); 0: none. */
+  readonly maxFills?: number;
 }
+
+/** An account's fills memory holds, oldest first at fills[from..], and whether they are all of its fills. */
+export interface HeldFills {
+  readonly fills: AccountFills['fills'];
+  readonly from: number;
+  readonly complete: boolean;
+}
+
+const NO_FILLS: HeldFills = { fills: [], from: 0, complete: true };
 
 export class LiveState {
   /** Last log position applied. */
@@ -63,6 +79,8 @@ export class LiveState {
   readonly openByAccount = new Map<string, Map<string, OpenOrder>>();
   /** Positions of each token (any size, the fee account's too), in creation order. */
   readonly holdersByToken = new Map<string, PositionState[]>();
+  /** The newest fills of each account. */
+  readonly fills: FillWindows;
   private readonly lastTrade = new Map<string, number>();
   private readonly marks = new Map<string, MarkState>();
   private readonly maxFinished: number;
@@ -77,6 +95,17 @@ export class LiveState {
     this.maxFinished = options.maxFinishedOrders ?? DEFAULT_MAX_FINISHED_ORDERS;
     this.orders = new OrdersBuilder((o, pos) => this.orderChanged(o, pos));
     this.positions = new PositionsBuilder(this.markets, options.feeAccount, (p) => this.positionCreated(p));
+    this.fills = new FillWindows({
+      maxAccountFills: options.maxAccountFills ?? DEFAULT_MAX_ACCOUNT_FILLS,
+      maxFills: options.maxFills ?? DEFAULT_MAX_FILLS,
+      orderId: (id) => this.byId.get(id)?.id ?? id,
+      marketId: (id) => {
+        const market = this.markets.markets.get(id);
+        if (market !== undefined) return market.conditionId;
+        const ref = this.markets.byToken.get(id);
+        return ref === undefined ? id : ref.market.tokens[ref.outcome];
+      },
+    });
   }
 
   /** Applies the record that follows `pos`. */
@@ -88,7 +117,20 @@ export class LiveState {
     this.positions.apply(record);
     this.positions.discardPending();
     this.applyMarks(record, touched);
+    this.fills.apply(record);
     this.pos = record.pos;
+  }
+
+  /**
+   * The account's fills memory holds, and whether they are all of them; undefined when memory cannot tell
+   * (trade reads then go to ClickHouse). An account memory holds no fill of has none when it never held a
+   * position: each side of a fill leaves one (PositionsBuilder keeps every entry).
+   */
+  fillsOf(account: string): HeldFills | undefined {
+    if (!this.fills.enabled) return undefined;
+    const w = this.fills.of(account);
+    if (w !== undefined) return { fills: w.fills, from: w.head, complete: !w.dropped };
+    return this.positions.positions.has(account) ? undefined : NO_FILLS;
   }
 
   /** Outcome `outcome`'s latest mark of a market (micro-units), or undefined when it has none. */

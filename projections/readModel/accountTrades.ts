@@ -61,23 +61,29 @@ export interface TradePage {
   count: number;
 }
 
-interface FillRow {
-  fill_id: string;
-  time_ms: number;
-  condition_id: string;
-  size: number;
-  bucket_index: number;
-  taker_order_id: string; taker_account: string; taker_owner: string; taker_token_id: string; taker_outcome: number;
-  taker_side: 'BUY' | 'SELL'; taker_price: number; taker_amount: number; taker_fee: number; taker_fee_bps: number; taker_builder: string;
-  maker_order_id: string; maker_account: string; maker_owner: string; maker_token_id: string; maker_outcome: number;
-  maker_side: 'BUY' | 'SELL'; maker_price: number; maker_amount: number; maker_fee: number; maker_fee_bps: number; maker_builder: string;
+/** The columns of a `fills` row that a trade in the CLOB shape shows; the store that holds it does not matter. */
+export interface TradeRow {
+  readonly fill_id: string;
+  readonly time_ms: number;
+  readonly condition_id: string;
+  readonly size: number;
+  readonly bucket_index: number;
+  readonly taker_order_id: string; readonly taker_account: string; readonly taker_owner: string; readonly taker_token_id: string; readonly taker_outcome: number;
+  readonly taker_side: 'BUY' | 'SELL'; readonly taker_price: number; readonly taker_fee_bps: number;
+  readonly maker_order_id: string; readonly maker_account: string; readonly maker_owner: string; readonly maker_token_id: string; readonly maker_outcome: number;
+  readonly maker_side: 'BUY' | 'SELL'; readonly maker_price: number; readonly maker_fee_bps: number;
+}
+
+interface FillRow extends TradeRow {
+  taker_amount: number; taker_fee: number; taker_builder: string;
+  maker_amount: number; maker_fee: number; maker_builder: string;
 }
 
 const COLUMNS = `fill_id, toUnixTimestamp64Milli(time) AS time_ms, condition_id, size, bucket_index,
   taker_order_id, taker_account, taker_owner, taker_token_id, taker_outcome, taker_side, taker_price, taker_amount, taker_fee, taker_fee_bps, taker_builder,
   maker_order_id, maker_account, maker_owner, maker_token_id, maker_outcome, maker_side, maker_price, maker_amount, maker_fee, maker_fee_bps, maker_builder`;
 
-function toTrade(r: FillRow, m: MarketInfo | undefined, traderSide: 'TAKER' | 'MAKER'): AccountTrade {
+export function toTrade(r: TradeRow, m: MarketInfo | undefined, traderSide: 'TAKER' | 'MAKER'): AccountTrade {
   const seconds = String(Math.floor(Number(r.time_ms) / 1000));
   return {
     id: r.fill_id,
@@ -127,8 +133,21 @@ interface Common {
   readonly assetId?: string;
 }
 
-/** Checks the shared filters; returns the page request, or 'end' for the terminal cursor. */
-function commonFilters(params: Common, f: SqlFilters): { offset: number; limit: number } | 'end' {
+/** The checked filters shared by the trade reads; offset 'end' = the cursor that follows the last page. */
+export interface TradeFilters {
+  readonly id: string | undefined;
+  readonly market: string | undefined;
+  /** Unix seconds, strict. */
+  readonly before: number | undefined;
+  readonly after: number | undefined;
+  readonly limit: number;
+  readonly offset: number | 'end';
+  readonly makerAddress: string | undefined;
+  readonly assetId: string | undefined;
+}
+
+/** Checks the shared filters (throws ReadModelInputError), in the order their errors take precedence. */
+function commonFilters(params: Common): TradeFilters {
   const id = text('id', params.id);
   const market = text('market', params.market);
   const before = unixSeconds('before', params.before);
@@ -137,13 +156,16 @@ function commonFilters(params: Common, f: SqlFilters): { offset: number; limit: 
   const offset = parseCursor('next_cursor', params.nextCursor);
   const makerAddress = text('maker_address', params.makerAddress);
   const assetId = idList('asset_id', params.assetId === undefined ? undefined : [params.assetId], 1)?.[0];
-  if (makerAddress !== undefined) f.add('taker_account = {addr:String} OR maker_account = {addr:String}', { addr: makerAddress });
-  if (assetId !== undefined) f.add('taker_token_id = {asset:String} OR maker_token_id = {asset:String}', { asset: assetId });
-  if (id !== undefined) f.add('fill_id = {id:String}', { id });
-  if (market !== undefined) f.add('condition_id = {market:String}', { market });
-  if (before !== undefined) f.add('toUnixTimestamp(time) < {before:Int64}', { before });
-  if (after !== undefined) f.add('toUnixTimestamp(time) > {after:Int64}', { after });
-  return offset === 'end' ? 'end' : { offset, limit };
+  return { id, market, before, after, limit, offset, makerAddress, assetId };
+}
+
+function addCommonFilters(q: TradeFilters, f: SqlFilters): void {
+  if (q.makerAddress !== undefined) f.add('taker_account = {addr:String} OR maker_account = {addr:String}', { addr: q.makerAddress });
+  if (q.assetId !== undefined) f.add('taker_token_id = {asset:String} OR maker_token_id = {asset:String}', { asset: q.assetId });
+  if (q.id !== undefined) f.add('fill_id = {id:String}', { id: q.id });
+  if (q.market !== undefined) f.add('condition_id = {market:String}', { market: q.market });
+  if (q.before !== undefined) f.add('toUnixTimestamp(time) < {before:Int64}', { before: q.before });
+  if (q.after !== undefined) f.add('toUnixTimestamp(time) > {after:Int64}', { after: q.after });
 }
 
 async function page(ctx: ReadContext, where: string, f: SqlFilters, offset: number, limit: number): Promise<FillRow[]> {
@@ -163,32 +185,53 @@ export interface AccountTradesParams extends Common {
   readonly maker?: string;
 }
 
+/** The checked parameters of GET /data/trades. */
+export interface AccountTradesQuery extends TradeFilters {
+  readonly caller: string;
+  readonly taker: string | undefined;
+  readonly maker: string | undefined;
+}
+
+/** Checks the parameters (throws ReadModelInputError); shared by every store that serves the read. */
+export function accountTradesQuery(params: AccountTradesParams): AccountTradesQuery {
+  const caller = text('caller', params.caller);
+  if (caller === undefined || caller === '') throw new ReadModelInputError('caller', 'the authenticated address is required');
+  const taker = text('taker', params.taker);
+  const maker = text('maker', params.maker);
+  return { caller, taker, maker, ...commonFilters(params) };
+}
+
+/** The answer past the last page: `limit` as the caller gave it (unchecked, as the cursor ends the read first). */
+export const endTradePage = (params: AccountTradesParams): TradePage => ({ data: [], next_cursor: END_CURSOR, limit: params.limit ?? ACCOUNT_TRADES_DEFAULT_PAGE, count: 0 });
+
+/** The page of GET /data/trades from its rows from the offset on (at most limit + 1: one more says a page follows). */
+export function tradePage(q: AccountTradesQuery, offset: number, rows: readonly TradeRow[], info: ReadonlyMap<string, MarketInfo>): TradePage {
+  const shown = rows.slice(0, q.limit);
+  return {
+    data: shown.map((r) => toTrade(r, info.get(r.condition_id), r.taker_account === q.caller ? 'TAKER' : 'MAKER')),
+    next_cursor: rows.length > q.limit ? cursorFor(offset + q.limit) : END_CURSOR,
+    limit: q.limit,
+    count: shown.length,
+  };
+}
+
 /**
  * GET /data/trades. trader_side says whether the caller was the taker (TAKER) or the maker. `taker` and
  * `maker` name the account of that role; `makerAddress` (the official client's parameter) an account of
  * either role, and `assetId` the token of either order.
  */
 export async function accountTrades(ctx: ReadContext, params: AccountTradesParams): Promise<TradePage> {
-  const caller = text('caller', params.caller);
-  if (caller === undefined || caller === '') throw new ReadModelInputError('caller', 'the authenticated address is required');
-  const f = new SqlFilters({ caller });
-  const taker = text('taker', params.taker);
-  const maker = text('maker', params.maker);
-  if (taker !== undefined) f.add('taker_account = {taker:String}', { taker });
-  if (maker !== undefined) f.add('maker_account = {maker:String}', { maker });
-  const request = commonFilters(params, f);
-  if (request === 'end') return { data: [], next_cursor: END_CURSOR, limit: params.limit ?? ACCOUNT_TRADES_DEFAULT_PAGE, count: 0 };
+  const q = accountTradesQuery(params);
+  if (q.offset === 'end') return endTradePage(params);
+  const f = new SqlFilters({ caller: q.caller });
+  if (q.taker !== undefined) f.add('taker_account = {taker:String}', { taker: q.taker });
+  if (q.maker !== undefined) f.add('maker_account = {maker:String}', { maker: q.maker });
+  addCommonFilters(q, f);
   // The caller's fills come from fill_sides (ordered by account); their rows in `fills` by its key prefix.
   const where = `WHERE (condition_id, time, fill_id) IN (SELECT condition_id, time, fill_id FROM ${ctx.db}.fill_sides WHERE account = {caller:String})${f.and}`;
-  const rows = await page(ctx, where, f, request.offset, request.limit);
-  const shown = rows.slice(0, request.limit);
-  const info = await loadMarkets(ctx, shown.map((r) => r.condition_id));
-  return {
-    data: shown.map((r) => toTrade(r, info.get(r.condition_id), r.taker_account === caller ? 'TAKER' : 'MAKER')),
-    next_cursor: rows.length > request.limit ? cursorFor(request.offset + request.limit) : END_CURSOR,
-    limit: request.limit,
-    count: shown.length,
-  };
+  const rows = await page(ctx, where, f, q.offset, q.limit);
+  const info = await loadMarkets(ctx, rows.slice(0, q.limit).map((r) => r.condition_id));
+  return tradePage(q, q.offset, rows, info);
 }
 
 export interface BuilderTradesParams extends Common {
@@ -211,11 +254,12 @@ async function builderRows(ctx: ReadContext, params: BuilderTradesParams): Promi
   const code = text('builder_code', params.builderCode);
   if (code !== undefined) f.add('taker_builder = {code:String} OR maker_builder = {code:String}', { code });
   else f.add(`taker_builder != '' OR maker_builder != ''`);
-  const request = commonFilters(params, f);
-  if (request === 'end') return 'end';
-  const rows = await page(ctx, f.where, f, request.offset, request.limit);
+  const q = commonFilters(params);
+  addCommonFilters(q, f);
+  if (q.offset === 'end') return 'end';
+  const rows = await page(ctx, f.where, f, q.offset, q.limit);
   const takerAttributed = (r: FillRow): boolean => (code === undefined ? r.taker_builder !== '' : r.taker_builder === code);
-  return { rows, offset: request.offset, limit: request.limit, takerAttributed };
+  return { rows, offset: q.offset, limit: q.limit, takerAttributed };
 }
 
 /**

@@ -5,7 +5,7 @@
 import { ReadModelInputError } from './errors.js';
 import { baseUnitsAtLeastZero, idList, intIn, oneOf, text } from './inputs.js';
 import { select, type ReadContext } from './context.js';
-import { loadMarkets, outcomeLabel } from './markets.js';
+import { loadMarkets, outcomeLabel, type MarketInfo } from './markets.js';
 import { FALLBACK_METADATA } from './metadata.js';
 import { SqlFilters } from './sqlFilters.js';
 import { assetOf, toFloat, transactionHashOf } from './wire.js';
@@ -51,19 +51,33 @@ export interface ActivityTrade {
   transactionHash: string;
 }
 
-interface SideRow {
-  fill_id: string;
-  time_ms: number;
-  account: string;
-  condition_id: string;
-  outcome: number;
-  side: 'BUY' | 'SELL';
-  price: number;
-  size: number;
-  amount: number;
+/** One side of a fill as the wallet saw it (a fill_sides row); the store that holds it does not matter. */
+export interface TradeSideRow {
+  readonly fill_id: string;
+  readonly time_ms: number;
+  readonly account: string;
+  readonly condition_id: string;
+  readonly outcome: number;
+  readonly side: 'BUY' | 'SELL';
+  readonly price: number;
+  readonly size: number;
+  readonly amount: number;
 }
 
-export async function activityTrades(ctx: ReadContext, params: ActivityTradesParams = {}): Promise<ActivityTrade[]> {
+/** The checked parameters of a trades read. Thresholds in base units. */
+export interface ActivityTradesQuery {
+  readonly limit: number;
+  readonly offset: number;
+  readonly takerOnly: boolean;
+  readonly filterType: 'CASH' | 'TOKENS' | undefined;
+  readonly threshold: number;
+  readonly markets: readonly string[] | undefined;
+  readonly user: string | undefined;
+  readonly side: 'BUY' | 'SELL' | undefined;
+}
+
+/** Checks the parameters (throws ReadModelInputError); shared by every store that serves the read. */
+export function activityTradesQuery(params: ActivityTradesParams): ActivityTradesQuery {
   const limit = intIn('limit', params.limit, ACTIVITY_TRADES_DEFAULT_LIMIT, 0, ACTIVITY_TRADES_MAX_LIMIT);
   const offset = intIn('offset', params.offset, 0, 0, ACTIVITY_TRADES_MAX_OFFSET);
   if ((params.filterType === undefined) !== (params.filterAmount === undefined)) {
@@ -74,16 +88,49 @@ export async function activityTrades(ctx: ReadContext, params: ActivityTradesPar
   const markets = idList('market', params.market, 1_000);
   const user = text('user', params.user);
   const side = oneOf('side', params.side, ['BUY', 'SELL'] as const);
-  if (limit === 0) return [];
+  return { limit, offset, takerOnly: params.takerOnly ?? true, filterType, threshold, markets, user, side };
+}
 
-  const f = new SqlFilters({ limit, offset });
-  if (params.takerOnly ?? true) f.add(`role = 'taker'`);
-  if (user !== undefined) f.add('account = {user:String}', { user });
-  if (markets !== undefined) f.add('condition_id IN {markets:Array(String)}', { markets });
-  if (side !== undefined) f.add('side = {side:String}', { side });
-  if (filterType === 'CASH') f.add('amount >= {threshold:Int64}', { threshold });
-  if (filterType === 'TOKENS') f.add('size >= {threshold:Int64}', { threshold });
-  const rows = await select<SideRow>(
+/** A trade fill in the activity surface's shape (spec §2.1); `info` holds the row's market. */
+export function toActivityTrade(r: TradeSideRow, info: ReadonlyMap<string, MarketInfo>): ActivityTrade {
+  const market = info.get(r.condition_id);
+  const m = market ?? FALLBACK_METADATA;
+  return {
+    proxyWallet: r.account,
+    side: r.side,
+    asset: assetOf(r.condition_id, r.outcome),
+    conditionId: r.condition_id,
+    size: toFloat(r.size),
+    price: toFloat(r.price),
+    timestamp: Math.floor(r.time_ms / 1000),
+    usdcSize: toFloat(r.amount),
+    title: m.title,
+    slug: m.slug,
+    icon: m.icon,
+    eventSlug: m.eventSlug,
+    outcome: outcomeLabel(market, r.outcome),
+    outcomeIndex: r.outcome,
+    name: '',
+    pseudonym: '',
+    bio: '',
+    profileImage: '',
+    profileImageOptimized: '',
+    transactionHash: transactionHashOf(r.fill_id),
+  };
+}
+
+export async function activityTrades(ctx: ReadContext, params: ActivityTradesParams = {}): Promise<ActivityTrade[]> {
+  const q = activityTradesQuery(params);
+  if (q.limit === 0) return [];
+
+  const f = new SqlFilters({ limit: q.limit, offset: q.offset });
+  if (q.takerOnly) f.add(`role = 'taker'`);
+  if (q.user !== undefined) f.add('account = {user:String}', { user: q.user });
+  if (q.markets !== undefined) f.add('condition_id IN {markets:Array(String)}', { markets: q.markets });
+  if (q.side !== undefined) f.add('side = {side:String}', { side: q.side });
+  if (q.filterType === 'CASH') f.add('amount >= {threshold:Int64}', { threshold: q.threshold });
+  if (q.filterType === 'TOKENS') f.add('size >= {threshold:Int64}', { threshold: q.threshold });
+  const rows = await select<TradeSideRow>(
     ctx,
     `SELECT fill_id, toUnixTimestamp64Milli(time) AS time_ms, account, condition_id, outcome, side, price, size, amount
        FROM ${ctx.db}.fill_sides ${f.where}
@@ -92,29 +139,5 @@ export async function activityTrades(ctx: ReadContext, params: ActivityTradesPar
     f.params,
   );
   const info = await loadMarkets(ctx, rows.map((r) => r.condition_id));
-  return rows.map((r) => {
-    const m = info.get(r.condition_id) ?? { ...FALLBACK_METADATA };
-    return {
-      proxyWallet: r.account,
-      side: r.side,
-      asset: assetOf(r.condition_id, r.outcome),
-      conditionId: r.condition_id,
-      size: toFloat(r.size),
-      price: toFloat(r.price),
-      timestamp: Math.floor(r.time_ms / 1000),
-      usdcSize: toFloat(r.amount),
-      title: m.title,
-      slug: m.slug,
-      icon: m.icon,
-      eventSlug: m.eventSlug,
-      outcome: outcomeLabel(info.get(r.condition_id), r.outcome),
-      outcomeIndex: r.outcome,
-      name: '',
-      pseudonym: '',
-      bio: '',
-      profileImage: '',
-      profileImageOptimized: '',
-      transactionHash: transactionHashOf(r.fill_id),
-    };
-  });
+  return rows.map((r) => toActivityTrade(r, info));
 }

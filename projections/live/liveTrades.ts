@@ -1,0 +1,92 @@
+// GET /trades?user= and GET /data/trades from the fills memory holds (fillWindows.ts), when they suffice:
+// each read checks its parameters and shapes its answer with the read model's own functions, so for the
+// same log position the answer is ClickHouse's byte for byte (test/projections/liveTrades.test.ts). A page
+// the account's window cannot fill while older fills exist that memory no longer holds, a read without a
+// user, or an account memory cannot tell about answers NOT_IN_MEMORY: the caller asks ClickHouse.
+
+import { activityTradesQuery, toActivityTrade, type ActivityTrade, type ActivityTradesParams, type TradeSideRow } from '../readModel/activityTrades.js';
+import { accountTradesQuery, endTradePage, tradePage, type AccountTradesParams, type AccountTradesQuery, type TradePage } from '../readModel/accountTrades.js';
+import type { MarketMetadataSource } from '../readModel/metadata.js';
+import type { HeldFill } from './fillWindows.js';
+import { liveMarkets, NOT_IN_MEMORY } from './liveReads.js';
+import type { LiveState } from './liveState.js';
+
+const sideRow = (f: HeldFill, taker: boolean): TradeSideRow => ({
+  fill_id: f.fill_id,
+  time_ms: f.time_ms,
+  account: taker ? f.taker_account : f.maker_account,
+  condition_id: f.condition_id,
+  outcome: taker ? f.taker_outcome : f.maker_outcome,
+  side: taker ? f.taker_side : f.maker_side,
+  price: taker ? f.taker_price : f.maker_price,
+  size: f.size,
+  amount: taker ? f.taker_amount : f.maker_amount,
+});
+
+/** GET /trades with `user`: the user's fill sides newest first (a fill the user took both sides of: taker's first). */
+export async function liveActivityTrades(state: LiveState, metadata: MarketMetadataSource, params: ActivityTradesParams): Promise<ActivityTrade[] | typeof NOT_IN_MEMORY> {
+  const q = activityTradesQuery(params);
+  if (q.limit === 0) return [];
+  if (q.user === undefined) return NOT_IN_MEMORY;
+  const held = state.fillsOf(q.user);
+  if (held === undefined) return NOT_IN_MEMORY;
+  const user = q.user;
+  const markets = q.markets === undefined ? undefined : new Set(q.markets);
+  const wanted = (f: HeldFill, taker: boolean): boolean => {
+    if (markets !== undefined && !markets.has(f.condition_id)) return false;
+    if (q.side !== undefined && q.side !== (taker ? f.taker_side : f.maker_side)) return false;
+    if (q.filterType === 'CASH') return (taker ? f.taker_amount : f.maker_amount) >= q.threshold;
+    if (q.filterType === 'TOKENS') return f.size >= q.threshold;
+    return true;
+  };
+  const need = q.offset + q.limit;
+  const rows: TradeSideRow[] = [];
+  let matched = 0;
+  const take = (f: HeldFill, taker: boolean): void => {
+    if (!wanted(f, taker)) return;
+    matched += 1;
+    if (matched > q.offset && matched <= need) rows.push(sideRow(f, taker));
+  };
+  for (let i = held.fills.length - 1; i >= held.from && matched < need; i--) {
+    const f = held.fills[i] as HeldFill;
+    if (f.taker_account === user) take(f, true);
+    if (!q.takerOnly && f.maker_account === user) take(f, false);
+  }
+  if (matched < need && !held.complete) return NOT_IN_MEMORY;
+  const info = await liveMarkets(state, metadata, rows.map((r) => r.condition_id));
+  return rows.map((r) => toActivityTrade(r, info));
+}
+
+function accountFilter(q: AccountTradesQuery): (f: HeldFill) => boolean {
+  return (f) =>
+    (q.taker === undefined || f.taker_account === q.taker) &&
+    (q.maker === undefined || f.maker_account === q.maker) &&
+    (q.makerAddress === undefined || f.taker_account === q.makerAddress || f.maker_account === q.makerAddress) &&
+    (q.assetId === undefined || f.taker_token_id === q.assetId || f.maker_token_id === q.assetId) &&
+    (q.id === undefined || f.fill_id === q.id) &&
+    (q.market === undefined || f.condition_id === q.market) &&
+    (q.before === undefined || Math.floor(f.time_ms / 1000) < q.before) &&
+    (q.after === undefined || Math.floor(f.time_ms / 1000) > q.after);
+}
+
+/** GET /data/trades: the caller's fills (as taker or maker) newest first, a page at the cursor's offset. */
+export async function liveAccountTrades(state: LiveState, metadata: MarketMetadataSource, params: AccountTradesParams): Promise<TradePage | typeof NOT_IN_MEMORY> {
+  const q = accountTradesQuery(params);
+  if (q.offset === 'end') return endTradePage(params);
+  const held = state.fillsOf(q.caller);
+  if (held === undefined) return NOT_IN_MEMORY;
+  const wanted = accountFilter(q);
+  // One row past the page says whether another page follows.
+  const need = q.offset + q.limit + 1;
+  const rows: HeldFill[] = [];
+  let matched = 0;
+  for (let i = held.fills.length - 1; i >= held.from && matched < need; i--) {
+    const f = held.fills[i] as HeldFill;
+    if (!wanted(f)) continue;
+    matched += 1;
+    if (matched > q.offset) rows.push(f);
+  }
+  if (matched < need && !held.complete) return NOT_IN_MEMORY;
+  const info = await liveMarkets(state, metadata, rows.slice(0, q.limit).map((r) => r.condition_id));
+  return tradePage(q, q.offset, rows, info);
+}
