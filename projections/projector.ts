@@ -158,6 +158,14 @@ export class Projector {
     return this.progressPos;
   }
 
+  /**
+   * The creation time (ms) of an order open in the projector's built state (restored, then every record it
+   * has built), if it holds it. Creation times never change, so any order it holds has the right one.
+   */
+  openOrderCreatedAt(orderId: string): number | undefined {
+    return this.orders.open.get(orderId)?.createdAt;
+  }
+
   /** Log position minus projected position. */
   get lag(): number {
     return Math.max(0, this.log.lastPos - this.progressPos);

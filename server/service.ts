@@ -110,6 +110,10 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     fanout,
     catalog: (conditionId) => late.markets?.get(conditionId),
     clock,
+    // Orders open at start-up: the engine keeps no creation time; the in-memory read model holds every open
+    // order's (even after it stopped following the log: creation times never change), the projector's
+    // state too (with --live-reads false).
+    creationTime: (orderId) => late.live?.state.byId.get(orderId)?.createdAt ?? late.projector?.openOrderCreatedAt(orderId),
     onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey),
   });
   late.publisher = publisher;

@@ -33,6 +33,13 @@ export interface StreamPublisherOptions {
   /** Catalog facts of a market (labels, question, event) when the catalog index has it. */
   readonly catalog: (conditionId: string) => IndexedMarket | undefined;
   readonly clock: () => number;
+  /**
+   * The creation time (ms) of an order that was open when the publisher started (the engine keeps none), from
+   * a durable source that holds every open order's: the in-memory read model, or the projector's state.
+   * Asked when the order's first event is built, so at or after the publisher's start position; undefined
+   * when unknown (the event then carries created_at "0", and the next one asks again).
+   */
+  readonly creationTime?: (orderId: string) => number | undefined;
   /** A key was deleted (durably): its user-channel connections must go. */
   readonly onApiKeyDeleted?: (apiKey: string) => void;
 }
@@ -212,6 +219,7 @@ export class StreamPublisher {
     let json: string | undefined;
     for (const topic of [userTopic(o.owner), userMarketTopic(o.owner, o.conditionId)]) {
       if (this.fanout.subscribers(topic) === 0) continue;
+      if (o.createdAt === 0) o.createdAt = this.options.creationTime?.(o.id) ?? 0;
       json ??= JSON.stringify(orderEvent(o, type, label, time));
       this.fanout.publish(topic, json);
     }

@@ -8,7 +8,8 @@
 // CANCELED, EXPIRED, CANCELED_MARKET_RESOLVED.
 //
 // Orders open when the tracker starts are taken from the engine's state at that (durable) position; the
-// engine keeps no creation time, so theirs is 0 until issue 16's in-memory read model can supply it.
+// engine keeps no creation time, so theirs is 0 here and the publisher fills it in from a read model that
+// holds it (StreamPublisherOptions.creationTime) when it first builds an event of the order.
 
 import { PRICE_ONE, type Engine, type OrderCancelled, type OrderExpired, type OrderStatus, type OrderType, type Outcome, type Side } from '../../engine/index.js';
 
@@ -28,8 +29,8 @@ export interface TrackedOrder {
   readonly orderType: OrderType;
   /** Unix seconds, 0 = none. */
   readonly expiration: number;
-  /** ms. */
-  readonly createdAt: number;
+  /** ms; 0 while unknown (an order open when the tracker started, until the publisher finds its time). */
+  createdAt: number;
   readonly trades: string[];
   /** In the book: its open quantity counts in a price level. */
   resting: boolean;

@@ -80,7 +80,6 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
   await retrying('loading the market index', () => markets.refresh(), logger, signal);
 
   const fanout = new LateFanout();
-  const publisher = new StreamPublisher({ engine, fanout, catalog: (conditionId) => markets.get(conditionId), clock, onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey) });
   const live = config.liveReads
     ? new LiveReadModel(log, {
         feeAccount: config.feeAccount,
@@ -88,6 +87,15 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
         onFailure: (error) => logger.error({ err: error }, 'the in-memory read model stopped; its reads go to ClickHouse'),
       })
     : undefined;
+  // Orders open at start-up take their creation time from the in-memory read model (the engine keeps none).
+  const publisher = new StreamPublisher({
+    engine,
+    fanout,
+    catalog: (conditionId) => markets.get(conditionId),
+    clock,
+    creationTime: (orderId) => live?.state.byId.get(orderId)?.createdAt,
+    onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey),
+  });
   await live?.start(ch, db, 0);
 
   // Replica snapshots: written as the replica follows, so that a restart replays only the log after the last.

@@ -87,3 +87,27 @@ t.test('published only once durable; snapshots wait for the durable position; re
   }
   t.same(replayFanout.sent, fanout.sent.slice(before), 'replaying the log publishes the same messages, in the same order');
 });
+
+t.test('an order open before the publisher started: created_at from creationTime, asked once', async (t) => {
+  const journal = await Journal.open({ dir: mkdtempSync(join(tmpdir(), 'pub-')), segmentBytes: 1 << 20 });
+  t.teardown(() => journal.close());
+  const engine = new Engine();
+  const late: { publisher?: StreamPublisher } = {};
+  const host = new EngineHost(engine, journal, { maxBatch: 100, clock: tick, onDurable: (records) => late.publisher?.publish(records) });
+  const conditionId = `0x${'c1'.repeat(32)}`;
+  const account = `0x${'a1'.repeat(20)}`;
+  const orderId = `0x${'0d'.repeat(32)}`;
+  await host.submit({ type: 'ListMarket', conditionId, tokenIds: ['201', '202'], tickSize: 10_000, minSize: 1_000_000, makerFeeBps: 0, takerFeeBps: 0, negRisk: false });
+  await host.submit({ type: 'Deposit', account, amount: 100_000_000 });
+  const [accepted] = await host.submit({ type: 'PlaceOrder', orderId, account, owner: 'k', tokenId: '201', side: 'BUY', makerAmount: 4_000_000, takerAmount: 10_000_000, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: clock + 86_400_000 });
+  t.equal(accepted?.type, 'OrderAccepted');
+  const createdAt = (accepted as { time: number }).time;
+
+  const fanout = new RecordingFanout();
+  const asked: string[] = [];
+  late.publisher = new StreamPublisher({ engine, fanout, catalog: () => undefined, clock: tick, creationTime: (id) => (asked.push(id), id === orderId ? createdAt : undefined) });
+  await host.submit({ type: 'CancelOrder', orderId, account });
+  const events = fanout.sent.filter(([topic]) => topic === userTopic('k')).map(([, m]) => JSON.parse(m) as Record<string, unknown>);
+  t.match(events, [{ event_type: 'order', type: 'CANCELLATION', id: orderId, created_at: String(Math.floor(createdAt / 1000)) }]);
+  t.same(asked, [orderId], 'asked for the order the publisher did not see accepted, and only for it');
+});
