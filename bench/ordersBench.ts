@@ -82,6 +82,8 @@ const ALLOC_DIR = process.env.BENCH_ALLOC_PROF;
 const HEAP_DIR = process.env.BENCH_HEAP_SNAPSHOT;
 const SEED = Number(process.env.BENCH_SEED ?? 6);
 const ANALYST_LOOPS = Number(process.env.BENCH_ANALYST ?? 0);
+/** BENCH_TARGET=cluster: post to an API node of the scale-out roles (engine, API node, projector over Kafka). */
+const CLUSTER = process.env.BENCH_TARGET === 'cluster';
 
 /** A new file in `dir` (created if missing) for one of the server's profiles or snapshots; none without a dir. */
 function outputFile(dir: string | undefined, extension: string): string | undefined {
@@ -142,7 +144,9 @@ class ServerChild {
   static start(): Promise<ServerChild> {
     const self = fileURLToPath(import.meta.url);
     const ts = self.endsWith('.ts');
-    const script = join(self, '..', 'orders', ts ? 'ordersServer.ts' : 'ordersServer.js');
+    // BENCH_TARGET=cluster: the scale-out roles as separate processes over Kafka (bench/orders/clusterServer.ts).
+    const server = CLUSTER ? 'clusterServer' : 'ordersServer';
+    const script = join(self, '..', 'orders', `${server}${ts ? '.ts' : '.js'}`);
     const child = spawn(process.execPath, [...NODE_FLAGS, ...(ts ? ['--import', 'tsx'] : []), script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     return new Promise((resolveStart, reject) => {
       let out = '';
@@ -188,6 +192,8 @@ interface CpuAnswer extends Record<string, unknown> {
   readonly rssMb: number;
   readonly appends: { appends: number; records: number; ms: number; maxMs: number; p90Ms: number; p99Ms: number };
   readonly threads: Record<string, number>;
+  /** Against the cluster: the API node's replica delay (engine stamp to replica applied), ms. */
+  readonly replicaDelay?: { p50Ms: number; p90Ms: number; p99Ms: number };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -555,17 +561,23 @@ async function main(): Promise<void> {
     for (const o of orders) kinds[o.kind] += 1;
 
     console.log(`machine: ${machine}; load average at start ${loadAtStart.join(' / ')}, at the window ${load.join(' / ')}`);
-    console.log(`service: edge ${edge ? 'on (underscore POLY_* headers)' : 'off (uWS on the port, hyphen headers)'}, journal fsync per batch, chDB projector in the same process; load generator in this process (same 2 cores)`);
+    console.log(
+      CLUSTER
+        ? `service: the scale-out roles as processes (engine on Kafka, one API node with edge ${edge ? 'on' : 'off'}, one projector, chDB over ClickHouse's HTTP interface as the ClickHouse server); load generator in this process (same 2 cores)`
+        : `service: edge ${edge ? 'on (underscore POLY_* headers)' : 'off (uWS on the port, hyphen headers)'}, journal fsync per batch, chDB projector in the same process; load generator in this process (same 2 cores)`,
+    );
+    if (after.replicaDelay !== undefined) console.log(`API node replica delay (engine stamp -> applied on the node), last minute: p50 ${after.replicaDelay.p50Ms} ms, p90 ${after.replicaDelay.p90Ms} ms, p99 ${after.replicaDelay.p99Ms} ms`);
     console.log(`setup: ${WALLETS} wallets signed in and funded, ${WARMUP} + ${ORDERS} orders signed in ${(signMs / 1000).toFixed(1)} s (setup ${(setupMs / 1000).toFixed(1)} s) on ${markets.length} markets; mix: ${kinds.rest} resting, ${kinds['cross-gtc']} crossing GTC, ${kinds['cross-fak']} crossing FAK`);
     console.log(`warm-up (untimed): ${WARMUP} orders, ${warmResult.rejected} refused${warmResult.rejected > 0 ? ` (${[...warmResult.refusals.keys()][0] ?? ''})` : ''}, projector caught up ${settleWarm.ms.toFixed(0)} ms later`);
     console.log(`window: ${orders.length} orders in ${(result.ms / 1000).toFixed(2)} s over ${CONCURRENCY} connections = ${ordersPerSec} orders/s (target ${TARGET.ordersPerSec})${BATCH > 1 ? `, in POST /orders batches of up to ${BATCH} (${requests.length} requests)` : ', one POST /order each'}; ${result.matched} matched at placement, ${result.rejected} refused`);
     console.log(`latency (send -> durable 200): p50 ${p50Ms} ms, p90 ${percentile(sorted, 90).toFixed(2)} ms, p99 ${p99Ms} ms (target ${TARGET.p99Ms}), p99.9 ${percentile(sorted, 99.9).toFixed(2)} ms, max ${maxMs} ms`);
-    console.log(`server: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core); ${appends} journal appends of ${(appended / Math.max(1, appends)).toFixed(1)} commands on average, ${(appendMs / Math.max(1, appends)).toFixed(2)} ms each (p90 ${after.appends.p90Ms.toFixed(1)}, p99 ${after.appends.p99Ms.toFixed(1)}, max ${after.appends.maxMs.toFixed(1)} ms); event loop stalls p99 ${after.loopDelay.p99Ms.toFixed(1)} ms max ${after.loopDelay.maxMs.toFixed(1)} ms; GC pauses ${after.gc.count}, ${after.gc.totalMs.toFixed(0)} ms in all, p99 ${after.gc.p99Ms.toFixed(1)} ms max ${after.gc.maxMs.toFixed(1)} ms (ms by kind: ${Object.entries(after.gc.msByKind).map(([k, ms]) => `${({ '1': 'scavenge', '2': 'major', '4': 'incremental', '8': 'weak' } as Record<string, string>)[k] ?? k} ${ms.toFixed(0)}`).join(', ')}); rss ${after.rssMb} MB`);
+    if (CLUSTER) console.log(`cluster processes: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core)`);
+    else console.log(`server: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core); ${appends} journal appends of ${(appended / Math.max(1, appends)).toFixed(1)} commands on average, ${(appendMs / Math.max(1, appends)).toFixed(2)} ms each (p90 ${after.appends.p90Ms.toFixed(1)}, p99 ${after.appends.p99Ms.toFixed(1)}, max ${after.appends.maxMs.toFixed(1)} ms); event loop stalls p99 ${after.loopDelay.p99Ms.toFixed(1)} ms max ${after.loopDelay.maxMs.toFixed(1)} ms; GC pauses ${after.gc.count}, ${after.gc.totalMs.toFixed(0)} ms in all, p99 ${after.gc.p99Ms.toFixed(1)} ms max ${after.gc.maxMs.toFixed(1)} ms (ms by kind: ${Object.entries(after.gc.msByKind).map(([k, ms]) => `${({ '1': 'scavenge', '2': 'major', '4': 'incremental', '8': 'weak' } as Record<string, string>)[k] ?? k} ${ms.toFixed(0)}`).join(', ')}); rss ${after.rssMb} MB`);
     const threads = Object.entries(after.threads)
       .map(([name, ms]): [string, number] => [name, ms - (before.threads[name] ?? 0)])
       .filter(([, ms]) => ms > 0)
       .sort((a, b) => b[1] - a[1]);
-    if (threads.length > 0) console.log(`server threads (CPU us/order): ${threads.slice(0, 8).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
+    if (threads.length > 0) console.log(`${CLUSTER ? 'processes' : 'server threads'} (CPU us/order): ${threads.slice(0, 8).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
     console.log(`projector: ${projectorBehind} log records behind at the end of the window, caught up ${(settle.ms / 1000).toFixed(1)} s later`);
     console.log(`load generator: ${(clientCpuUs / orders.length).toFixed(0)} us/order CPU in this process (${(clientCpuUs / 10 / result.ms).toFixed(0)}% of one core)`);
     if (analyst !== undefined) console.log(`analyst over the window: ${analyst.loops} loops of heavy queries on fills, ${analyst.queries} answered (${analyst.errors} errors${analyst.firstError === undefined ? '' : `, first: ${analyst.firstError}`}), ${analyst.meanMs} ms each on average (queue included), max ${analyst.maxMs} ms`);
@@ -579,6 +591,8 @@ async function main(): Promise<void> {
     const refusedShare = result.rejected / orders.length;
     const summary = {
       bench: 'orders',
+      target: CLUSTER ? 'cluster' : 'single',
+      replicaDelay: after.replicaDelay ?? null,
       orders: orders.length,
       ordersPerSec,
       p50Ms,

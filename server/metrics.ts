@@ -2,7 +2,7 @@
 // projection lag (log records not yet in ClickHouse), the engine's log position and queue, catalog syncs,
 // the header edge's connections, requests and refusals, and Node's process metrics. Gauges are read when scraped, so nothing here runs on a timer.
 
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, Summary } from 'prom-client';
 import type { RouteDef } from '../api/http/apiTypes.js';
 import type { HeaderEdgeStats } from '../api/http/headerEdge.js';
 import type { SyncReport } from '../catalog/sync/syncWorker.js';
@@ -96,6 +96,12 @@ export class ServiceMetrics {
 
   watch(watched: Watched): void {
     this.watched = watched;
+  }
+
+  /** A summary (p50, p90, p99 over the last minute) of observed values; returns the observer. */
+  summary(name: string, help: string): (value: number) => void {
+    const summary = new Summary({ name, help, percentiles: [0.5, 0.9, 0.99], maxAgeSeconds: 60, ageBuckets: 6, registers: [this.registry] });
+    return (value) => summary.observe(value);
   }
 
   /** A gauge read from `read()` when scraped (a role's own figures: replica lag, command connections, ...). */

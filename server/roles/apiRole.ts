@@ -10,6 +10,7 @@
 // --auth-secret: API key credentials are derived from it.
 
 import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -62,6 +63,8 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     logger,
     signal,
   );
+  // The data directory holds this node's snapshots and the Unix socket between the header edge and uWS.
+  await mkdir(config.dataDir, { recursive: true });
   const snapshots = new SnapshotStore(join(config.dataDir, 'snapshots'));
   const recovery = await recover(log, snapshots, {
     engineConfig: engineConfigOf(config),
@@ -111,8 +114,13 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
       .finally(() => (snapshotting = false));
   };
   let marketsStale = false;
+  // From the engine's stamp on a command (its batch's time, before the append) to this node's replica
+  // applying it: the append to Kafka plus the follower's delay. Both clocks are the machines' wall clocks.
+  const replicaDelay = metrics.summary('replica_delay_seconds', "Time from the engine stamping a command to this node's replica applying it.");
   const follower = new LogFollower(log, engine, recovery.pos, {
     onRecords: (records: readonly LogRecord[]) => {
+      const now = Date.now();
+      for (const r of records) replicaDelay((now - r.command.time) / 1000);
       live?.offer(records);
       try {
         publisher.publish(records);
