@@ -1,6 +1,7 @@
 // The engine role's command port: API nodes connect (commandWire.ts) and submit commands, which the engine
 // host applies in its batches like any other; each answer leaves only once the command's record is durable
-// (EngineHost.apply resolves then). A connection that closes does not withdraw its commands: they are
+// (EngineHost.apply resolves then). Each durable batch's records are sent to every node (publish(), from the
+// engine host's onDurable, which runs before the batch's answers are written). A connection that closes does not withdraw its commands: they are
 // applied and logged as usual, and the node learns nothing of them (it reports them as not known).
 //
 // The peer is another process of the service, not a client: a wrong token, a malformed line or an unknown
@@ -10,6 +11,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { COMMAND_TYPES, type CommandType } from '../engine/index.js';
 import { EngineStoppedError, type EngineHost, type Submission } from '../host/engineHost.js';
+import type { LogRecord } from '../log/eventLog.js';
 import { LineSplitter, lineOf, type EngineMessage, type NodeMessage } from './commandWire.js';
 
 export interface CommandServerOptions {
@@ -26,12 +28,17 @@ export interface CommandServerOptions {
 
 export interface CommandServer {
   readonly port: number;
+  /** Sends a durable batch's records to every node welcomed (the engine host's onDurable). */
+  publish(records: readonly LogRecord[]): void;
   /** Nodes connected now. */
   readonly connections: number;
   /** Commands received over the port since start. */
   readonly commands: number;
   close(): Promise<void>;
 }
+
+/** Bytes queued for one node beyond which it is disconnected (it reconnects and reads the gap from Kafka). */
+const MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set<CommandType>(COMMAND_TYPES);
 
@@ -41,6 +48,8 @@ function digest(text: string): Buffer {
 
 export async function startCommandServer(options: CommandServerOptions): Promise<CommandServer> {
   const sockets = new Set<Socket>();
+  /** Sockets of welcomed nodes, which receive the durable records. */
+  const followers = new Set<Socket>();
   let commands = 0;
   const expected = options.token === undefined ? undefined : digest(options.token);
 
@@ -78,7 +87,9 @@ export async function startCommandServer(options: CommandServerOptions): Promise
           return;
         }
         node = message.node;
+        // Every batch made durable after this position is sent to the node from now on (publish()).
         send({ type: 'welcome', pos: options.host.position });
+        followers.add(socket);
         options.onConnection?.(node, remote);
         return;
       }
@@ -117,6 +128,7 @@ export async function startCommandServer(options: CommandServerOptions): Promise
     socket.on('error', () => undefined);
     socket.on('close', () => {
       sockets.delete(socket);
+      followers.delete(socket);
       if (node !== undefined) options.onDisconnection?.(node, remote);
     });
   };
@@ -133,6 +145,19 @@ export async function startCommandServer(options: CommandServerOptions): Promise
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   return {
     port,
+    publish(records) {
+      if (followers.size === 0 || records.length === 0) return;
+      // Serialised once for every node.
+      const line = lineOf({ type: 'records', records });
+      for (const socket of followers) {
+        if (socket.writableLength > MAX_BACKLOG_BYTES) {
+          options.onProtocolError?.(`${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, `a node read ${socket.writableLength} bytes too slowly: disconnected (it reads the gap from Kafka)`);
+          socket.destroy();
+          continue;
+        }
+        socket.write(line);
+      }
+    },
     get connections() {
       return sockets.size;
     },

@@ -5,10 +5,15 @@
 // `command`s, each with an id of its choosing, and the engine answers each, in any order, with `applied`
 // (the record's log position and the events, sent only once the record is durable) or `failed`.
 //
+// After its welcome, the engine also sends every durable batch's records (`records`, in log order, each batch
+// before the answers of its commands), so that a node's replica follows without waiting for Kafka to deliver
+// them; a node reads from Kafka whatever it was not sent (before it connected, after a reconnection).
+//
 // A command whose connection closes before its answer may or may not have been applied; the node never
 // reports such a command as a success (cluster/engineClient.ts).
 
 import type { EngineEvent } from '../engine/index.js';
+import type { LogRecord } from '../log/eventLog.js';
 import type { Submission } from '../host/engineHost.js';
 
 export type NodeMessage =
@@ -17,6 +22,7 @@ export type NodeMessage =
 
 export type EngineMessage =
   | { readonly type: 'welcome'; readonly pos: number }
+  | { readonly type: 'records'; readonly records: readonly LogRecord[] }
   | { readonly type: 'refused'; readonly reason: string }
   | { readonly type: 'applied'; readonly id: number; readonly pos: number; readonly events: readonly EngineEvent[] }
   | { readonly type: 'failed'; readonly id: number; readonly error: CommandFailure; readonly message: string };

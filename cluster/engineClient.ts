@@ -12,6 +12,7 @@
 
 import { connect, type Socket } from 'node:net';
 import type { EngineEvent } from '../engine/index.js';
+import type { LogRecord } from '../log/eventLog.js';
 import { EngineStoppedError, type Applied, type Submission } from '../host/engineHost.js';
 import { LineSplitter, lineOf, type EngineMessage } from './commandWire.js';
 
@@ -31,6 +32,8 @@ export interface EngineClientOptions {
   readonly waitMs?: number;
   readonly onConnected?: (enginePos: number) => void;
   readonly onDisconnected?: (reason: string) => void;
+  /** A durable batch's records, as the engine sends them after its welcome (in log order). */
+  readonly onRecords?: (records: readonly LogRecord[]) => void;
 }
 
 interface InFlight {
@@ -175,6 +178,9 @@ export class EngineClient {
         for (const w of waiting) w();
         return;
       }
+      case 'records':
+        this.options.onRecords?.(message.records);
+        return;
       case 'refused':
         this.lastProblem = `the engine refused this node: ${message.reason}`;
         socket.destroy();

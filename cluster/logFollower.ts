@@ -5,9 +5,15 @@
 //
 // Each record, once applied, is handed to the consumers (the in-memory read model, the WebSocket publisher)
 // with the replica at exactly that record's position, as the engine host's onDurable hands its batches over.
+//
+// Two sources, one order: the engine sends each durable batch to its connected nodes (offer(), normally the
+// first to arrive), and the follower reads the log itself (Kafka) for whatever it was not sent. A record is
+// applied only at the position right after the replica's: from whichever source has it first; the other
+// source's copy is skipped by position (Kafka's still encoded, so a skipped record costs no decoding).
 
 import type { Engine } from '../engine/index.js';
-import type { EventLog, LogRecord } from '../log/eventLog.js';
+import { hasEncodedFollow, type EventLog, type LogRecord } from '../log/eventLog.js';
+import { decodeRecord } from '../log/recordCodec.js';
 
 export class ReplicaDivergedError extends Error {
   override readonly name = 'ReplicaDivergedError';
@@ -76,6 +82,23 @@ export class LogFollower {
     });
   }
 
+  /** Durable records sent by the engine: applied when they continue the replica, else left to the log. */
+  offer(records: readonly LogRecord[]): void {
+    if (this.failure !== undefined) return;
+    let from = 0;
+    while (from < records.length && (records[from] as LogRecord).pos <= this.pos) from++;
+    if (from === records.length || (records[from] as LogRecord).pos !== this.pos + 1) return;
+    const fresh = from === 0 ? records : records.slice(from);
+    try {
+      for (const r of fresh) this.apply(r);
+    } catch (error) {
+      this.fail(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    this.options.onRecords(fresh);
+    this.settle();
+  }
+
   async close(): Promise<void> {
     this.stop.abort();
     await this.running;
@@ -83,15 +106,24 @@ export class LogFollower {
 
   private async follow(): Promise<void> {
     try {
-      for await (const record of this.log.follow(this.pos + 1, this.stop.signal)) {
-        this.apply(record);
-        this.options.onRecords([record]);
-        this.settle();
+      if (hasEncodedFollow(this.log)) {
+        for await (const encoded of this.log.followEncoded(this.pos + 1, this.stop.signal)) {
+          if (encoded.pos !== this.pos + 1) continue;
+          this.take(decodeRecord(encoded.bytes));
+        }
+      } else {
+        for await (const record of this.log.follow(this.pos + 1, this.stop.signal)) if (record.pos === this.pos + 1) this.take(record);
       }
     } catch (error) {
       if (this.stop.signal.aborted) return;
       this.fail(error instanceof Error ? error : new Error(String(error)));
     }
+  }
+
+  private take(record: LogRecord): void {
+    this.apply(record);
+    this.options.onRecords([record]);
+    this.settle();
   }
 
   private apply(record: LogRecord): void {

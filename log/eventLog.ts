@@ -48,6 +48,16 @@ export interface EncodedReads {
   readEncoded(from: number): AsyncIterable<EncodedRecord>;
 }
 
+/** A log that can also be followed with its records still encoded (Kafka). */
+export interface EncodedFollow {
+  /** Like follow(), without decoding: a follower decodes only the records it needs. */
+  followEncoded(from: number, signal: AbortSignal): AsyncIterable<EncodedRecord>;
+}
+
+export function hasEncodedFollow(log: EventLog): log is EventLog & EncodedFollow {
+  return typeof (log as Partial<EncodedFollow>).followEncoded === 'function';
+}
+
 export function hasEncodedReads(log: EventLog): log is EventLog & EncodedReads {
   return typeof (log as Partial<EncodedReads>).readEncoded === 'function';
 }

@@ -19,6 +19,12 @@ export interface KafkaFeedOptions {
   readonly groupId?: string;
   /** Longest a fetch waits for new records (ms; default 50). */
   readonly fetchWaitMs?: number;
+  /**
+   * Least time (ms) between two commits while records keep coming (default 0): after each commit the feed
+   * waits out the rest of it, so the next fetch brings everything that arrived meanwhile as one batch (each
+   * commit costs ClickHouse a fixed number of inserts whatever its size).
+   */
+  readonly minIntervalMs?: number;
 }
 
 export class KafkaProjectionFeed {
@@ -47,6 +53,7 @@ export class KafkaProjectionFeed {
     await consumer.run({
       autoCommit: false,
       eachBatch: async ({ batch, heartbeat, isRunning }) => {
+        const started = performance.now();
         clearTimeout(idle);
         const records: EventsRecord[] = [];
         let lastOffset: string | undefined;
@@ -70,6 +77,8 @@ export class KafkaProjectionFeed {
         await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(BigInt(lastOffset) + 1n) }]);
         idle = setTimeout(() => projector.recordProgress().catch((error: unknown) => fail(error instanceof Error ? error : new Error(String(error)))), IDLE_RECORD_MS);
         await heartbeat();
+        const rest = (options.minIntervalMs ?? 0) - (performance.now() - started);
+        if (rest > 0 && isRunning()) await new Promise((resolve) => setTimeout(resolve, rest));
       },
     });
     return new KafkaProjectionFeed(consumer, stopped);

@@ -12,7 +12,7 @@
 //   where a position starts is found from the offset index and forward seeks, not a scan from offset 0.
 
 import type { Admin, Kafka } from 'kafkajs';
-import type { EncodedRecord, EventLog, LogRecord } from '../eventLog.js';
+import type { EncodedFollow, EncodedRecord, EventLog, LogRecord } from '../eventLog.js';
 import { FatalLogError } from '../eventLog.js';
 import { encodeRecord } from '../recordCodec.js';
 import { KafkaAppendError, isFencingError, isPermanentError, messageOf } from './kafkaErrors.js';
@@ -33,7 +33,7 @@ interface InDoubt {
   readonly last: Buffer;
 }
 
-export class KafkaLog implements EventLog {
+export class KafkaLog implements EventLog, EncodedFollow {
   private pos = 0;
   private busy: Promise<void> = Promise.resolve();
   private inDoubt: InDoubt | null = null;
@@ -107,6 +107,10 @@ export class KafkaLog implements EventLog {
   /** Like read(), without decoding: replay parses only each record's command (see host/recovery.ts). */
   readEncoded(from: number): AsyncIterable<EncodedRecord> {
     return this.guarded(() => readEncodedRecords(this.source(), from, { kind: 'read', lastPos: this.pos, signal: this.closed.signal }));
+  }
+
+  followEncoded(from: number, signal: AbortSignal): AsyncIterable<EncodedRecord> {
+    return this.guarded(() => readEncodedRecords(this.source(), from, { kind: 'follow', signal: AbortSignal.any([signal, this.closed.signal]) }));
   }
 
   follow(from: number, signal: AbortSignal): AsyncIterable<LogRecord> {

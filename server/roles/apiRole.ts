@@ -156,6 +156,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
       remote.engineAt(pos);
       logger.info({ engine: config.engineAddress, pos }, 'connected to the engine');
     },
+    onRecords: (records) => follower.offer(records),
     onDisconnected: (reason) => logger.warn({ engine: config.engineAddress }, `lost the engine connection: ${reason}; reconnecting`),
   });
   const remote = new RemoteEngine(client, follower);

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/index.js';
 import { startEngineService, type EngineService } from '../../host/engineService.js';
 import { startCatalogService } from '../../catalog/catalogService.js';
-import { startCommandServer } from '../../cluster/commandServer.js';
+import { startCommandServer, type CommandServer } from '../../cluster/commandServer.js';
 import { ServiceMetrics } from '../metrics.js';
 import { startRoleHttp } from './roleHttp.js';
 import { retrying } from './startupRetry.js';
@@ -18,6 +18,8 @@ import type { RoleProcess } from './roleProcess.js';
 export async function startEngineRole(config: Config, logger: Logger, signal: AbortSignal): Promise<RoleProcess> {
   const metrics = new ServiceMetrics();
   let stopped: Error | null = null;
+  // The command port exists once the engine has recovered; durable batches go to its nodes from then on.
+  const late: { commands?: CommandServer } = {};
   const engineService: EngineService = await retrying(
     `opening the Kafka log (topic ${config.kafkaTopic} at ${config.kafkaBrokers.join(',')}) and recovering the engine`,
     () =>
@@ -28,6 +30,7 @@ export async function startEngineRole(config: Config, logger: Logger, signal: Ab
           logger.fatal({ err: error }, 'engine stopped: the event log failed for good');
         },
         onSnapshotError: (error) => logger.error({ err: error }, 'engine snapshot failed'),
+        onDurable: (records) => late.commands?.publish(records),
       }),
     logger,
     signal,
@@ -57,6 +60,7 @@ export async function startEngineRole(config: Config, logger: Logger, signal: Ab
     onDisconnection: (node, remote) => logger.info({ node, remote }, 'API node disconnected'),
     onProtocolError: (remote, message) => logger.warn({ remote }, `engine port: ${message}`),
   });
+  late.commands = commands;
   logger.info({ host: config.engineHost, port: commands.port, token: config.engineToken !== undefined }, 'taking commands from API nodes');
   metrics.watch({ log: engineService.log, host });
   metrics.gauge('engine_command_connections', 'API nodes connected to the engine port.', () => commands.connections);

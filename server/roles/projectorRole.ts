@@ -34,7 +34,7 @@ export async function startProjectorRole(config: Config, logger: Logger, signal:
   let failure: Error | undefined;
   const feed = await retrying(
     'joining the projector consumer group',
-    () => KafkaProjectionFeed.start({ brokers, topic: config.kafkaTopic, clientId: config.kafkaClientId }, projector, log),
+    () => KafkaProjectionFeed.start({ brokers, topic: config.kafkaTopic, clientId: config.kafkaClientId, minIntervalMs: config.projectionIntervalMs }, projector, log),
     logger,
     signal,
   );
