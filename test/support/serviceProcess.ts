@@ -38,9 +38,19 @@ export function startServiceProcess(args: readonly string[], label: string): Ser
   // threads (the header edge) load their TypeScript through tsx alone.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TAP') && !name.startsWith('_TAPJS') && name !== 'NODE_OPTIONS'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--log-format', 'json', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Never outlives the test process, whatever way it ends.
+  const reap = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', reap);
   const lines: LogLine[] = [];
   const watchers = new Set<(line: LogLine) => void>();
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      process.off('exit', reap);
+      resolve(code);
+    }),
+  );
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (text) => {
