@@ -3,8 +3,8 @@
 // a batch delivered twice (a restart, a rebalance) is projected once, and the group's offset moves only after
 // ClickHouse holds the batch. Its HTTP port serves /health, /ready and /metrics.
 //
-// One projector process projects the log; the log has one partition, so a second one in the same group only
-// stands by (Kafka gives the partition to one member at a time).
+// Run exactly one: the log has one partition, and a second projector would project from its own restored
+// state (docs/architecture.md, Roles, says why one suffices).
 
 import type { Logger } from 'pino';
 import type { Config } from '../../config/index.js';
