@@ -12,6 +12,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { COMMAND_TYPES, type CommandType } from '../engine/index.js';
 import { EngineStoppedError, type EngineHost, type Submission } from '../host/engineHost.js';
 import type { LogRecord } from '../log/eventLog.js';
+import { listenTcp } from '../api/http/listenTcp.js';
 import { LineSplitter, lineOf, type EngineMessage, type NodeMessage } from './commandWire.js';
 
 export interface CommandServerOptions {
@@ -134,15 +135,7 @@ export async function startCommandServer(options: CommandServerOptions): Promise
   };
 
   const server: Server = createServer(serve);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.listenHost, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const port = await listenTcp(server, options.port, options.listenHost);
   return {
     port,
     publish(records) {

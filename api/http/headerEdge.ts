@@ -24,6 +24,7 @@
 // header is used instead because it is per request and needs nothing of the build.
 
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { listenTcp } from './listenTcp.js';
 import { EDGE_COUNTER_BYTES, edgeCounters, type EdgeCounters } from './edge/edgeCounters.js';
 import { edgeErrorResponse, type EdgeErrorCode } from './edge/edgeErrors.js';
 import { DEFAULT_MAX_HEAD_BYTES, RequestFramer, type FramerSink } from './edge/requestFramer.js';
@@ -324,15 +325,7 @@ export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<Heade
   });
   server.on('error', () => {}); // accept errors (EMFILE) must not crash the process; listen errors reject below
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const port = await listenTcp(server, options.port, options.host);
 
   let closing: Promise<void> | undefined;
   return {

@@ -3,6 +3,7 @@
 // every role.
 
 import { createServer, type Server } from 'node:http';
+import { listenTcp } from '../../api/http/listenTcp.js';
 import type { ServiceMetrics } from '../metrics.js';
 import type { Readiness } from '../serviceRoutes.js';
 
@@ -34,16 +35,9 @@ export async function startRoleHttp(options: { host: string; port: number; role:
     }
     send(json(404, { error: `no such endpoint on the ${options.role} role: ${path ?? ''} (it serves /health, /ready and /metrics)` }));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
+  const port = await listenTcp(server, options.port, options.host);
   return {
-    port: typeof address === 'object' && address !== null ? address.port : options.port,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
