@@ -39,6 +39,8 @@ t.test('the README gives exactly two Quick start commands: npm start and npm tes
   t.same(commands, ['npm start', 'npm test']);
 });
 
+const ROLE_NEEDS = ['--log-backend', 'kafka', '--kafka-brokers', '127.0.0.1:9092', '--clickhouse-mode', 'server', '--auth-secret', 'a-secret-of-at-least-thirty-two-characters'];
+
 t.test('every npm start command and every "--flag value" the documents show is a valid configuration', async (t) => {
   const docs = ['README.md', ...readdirSync(new URL('../docs/', import.meta.url)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), 'api/trading/README.md', 'api/operator/README.md', 'api/clob/README.md', 'catalog/README.md'];
   let commands = 0;
@@ -51,9 +53,11 @@ t.test('every npm start command and every "--flag value" the documents show is a
       t.not(result.kind, 'invalid', `${doc}: npm start -- ${argv.join(' ')}${result.kind === 'invalid' ? ` (${result.problems.map((p) => p.message).join('; ')})` : ''}`);
       commands += 1;
     }
-    // Flags written with a value in prose (`--header-edge false`, `--http-port 9090`).
+    // Flags written with a value in prose (`--header-edge false`, `--http-port 9090`); a role other than
+    // `all` is checked with the settings every such role needs (Kafka, a ClickHouse server, the auth secret).
     for (const [, flag, value] of text.matchAll(/`(--[a-z][a-z0-9-]+) ([^`\s<…]+)`/g)) {
-      const result = parseConfig([flag as string, value as string], {});
+      const needs = flag === '--role' && value !== 'all' ? ROLE_NEEDS : [];
+      const result = parseConfig([...needs, flag as string, value as string], {});
       t.not(result.kind, 'invalid', `${doc}: ${flag} ${value}`);
       commands += 1;
     }
