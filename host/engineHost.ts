@@ -45,6 +45,8 @@ export interface EngineHostOptions {
    * replies hold the same events).
    */
   readonly onDurable?: (records: readonly LogRecord[]) => void;
+  /** Called after each durable append with its number of commands and its time (ms): for metrics. */
+  readonly onAppended?: (commands: number, ms: number) => void;
   /** Called when a snapshot could not be written (the engine carries on: the log is the source of truth). */
   readonly onSnapshotError?: (error: Error) => void;
 }
@@ -128,6 +130,7 @@ export class EngineHost implements CommandGateway {
       records.push({ pos, command, events });
     }
     this.appending = true;
+    const appendStarted = performance.now();
     try {
       await this.appendDurably(records);
     } catch (error) {
@@ -137,6 +140,7 @@ export class EngineHost implements CommandGateway {
     }
     this.appending = false;
     this.pos = (records[records.length - 1] as LogRecord).pos;
+    this.options.onAppended?.(records.length, performance.now() - appendStarted);
     for (const pending of batch) pending.resolve(pending.applied as Applied);
     this.options.onDurable?.(records);
     // Exported now, before the next batch is applied, so it matches this position; written in the background.

@@ -27,6 +27,7 @@ export interface EngineServiceHooks {
   readonly onStop?: EngineHostOptions['onStop'];
   readonly onDurable?: EngineHostOptions['onDurable'];
   readonly onSnapshotError?: EngineHostOptions['onSnapshotError'];
+  readonly onAppended?: EngineHostOptions['onAppended'];
   readonly clock?: () => number;
 }
 
@@ -67,6 +68,7 @@ export async function startEngineService(config: Config, hooks: EngineServiceHoo
     onStop: hooks.onStop,
     onDurable: hooks.onDurable,
     onSnapshotError: hooks.onSnapshotError,
+    onAppended: hooks.onAppended,
   });
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {

@@ -31,7 +31,13 @@ export class KafkaProjectionFeed {
   private constructor(
     private readonly consumer: Consumer,
     private readonly stopped: Promise<void>,
+    private readonly progress: { offsetLag: number },
   ) {}
+
+  /** Offsets of the topic beyond the last batch delivered (records and transaction markers): the feed's lag. */
+  get offsetLag(): number {
+    return this.progress.offsetLag;
+  }
 
   /**
    * Starts consuming. `log` is a reader of the same topic (a KafkaLog opened with role 'reader'), used to fill
@@ -50,6 +56,7 @@ export class KafkaProjectionFeed {
     // Once no batch has followed for IDLE_RECORD_MS, the projector records its progress (projector.ts
     // recordProgress()): readers in other processes learn the projected position from that record.
     let idle: NodeJS.Timeout | undefined;
+    const progress = { offsetLag: 0 };
     await consumer.run({
       autoCommit: false,
       eachBatch: async ({ batch, heartbeat, isRunning }) => {
@@ -75,13 +82,14 @@ export class KafkaProjectionFeed {
         }
         // Only now, with the rows in ClickHouse, does the group move on.
         await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: String(BigInt(lastOffset) + 1n) }]);
+        progress.offsetLag = Math.max(0, Number(batch.highWatermark) - Number(lastOffset) - 1);
         idle = setTimeout(() => projector.recordProgress().catch((error: unknown) => fail(error instanceof Error ? error : new Error(String(error)))), IDLE_RECORD_MS);
         await heartbeat();
         const rest = (options.minIntervalMs ?? 0) - (performance.now() - started);
         if (rest > 0 && isRunning()) await new Promise((resolve) => setTimeout(resolve, rest));
       },
     });
-    return new KafkaProjectionFeed(consumer, stopped);
+    return new KafkaProjectionFeed(consumer, stopped, progress);
   }
 
   /** Rejects when projecting a consumed batch failed (the consumer then stops taking batches). */

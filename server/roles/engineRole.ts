@@ -20,6 +20,8 @@ export async function startEngineRole(config: Config, logger: Logger, signal: Ab
   let stopped: Error | null = null;
   // The command port exists once the engine has recovered; durable batches go to its nodes from then on.
   const late: { commands?: CommandServer } = {};
+  const appendSeconds = metrics.summary('engine_append_seconds', 'Time of one durable append of a batch to the Kafka log.');
+  const batchCommands = metrics.summary('engine_batch_commands', 'Commands applied and appended in one batch.');
   const engineService: EngineService = await retrying(
     `opening the Kafka log (topic ${config.kafkaTopic} at ${config.kafkaBrokers.join(',')}) and recovering the engine`,
     () =>
@@ -31,6 +33,10 @@ export async function startEngineRole(config: Config, logger: Logger, signal: Ab
         },
         onSnapshotError: (error) => logger.error({ err: error }, 'engine snapshot failed'),
         onDurable: (records) => late.commands?.publish(records),
+        onAppended: (commands, ms) => {
+          appendSeconds(ms / 1000);
+          batchCommands(commands);
+        },
       }),
     logger,
     signal,

@@ -42,7 +42,7 @@ export async function startProjectorRole(config: Config, logger: Logger, signal:
     failure = error instanceof Error ? error : new Error(String(error));
     logger.fatal({ err: failure }, 'projecting a batch failed; the projector stopped taking batches');
   });
-  metrics.watch({ log, projector });
+  metrics.gauge('projector_kafka_offset_lag', 'Offsets of the log topic beyond the last batch projected (records and transaction markers).', () => feed.offsetLag);
   const http = await startRoleHttp({
     host: config.httpHost,
     port: config.httpPort,
