@@ -10,6 +10,8 @@
 // first to arrive), and the follower reads the log itself (Kafka) for whatever it was not sent. A record is
 // applied only at the position right after the replica's: from whichever source has it first; the other
 // source's copy is skipped by position (Kafka's still encoded, so a skipped record costs no decoding).
+// The log is read only while the replica needs it: from start-up until the engine's records overtake it,
+// and again from the replica's position whenever they leave a gap (a reconnection: needLog()).
 
 import type { Engine } from '../engine/index.js';
 import { hasEncodedFollow, type EventLog, type LogRecord } from '../log/eventLog.js';
@@ -32,6 +34,10 @@ export class LogFollower {
   private failure: Error | undefined;
   private readonly stop = new AbortController();
   private running: Promise<void> | undefined;
+  /** Ends the current read of the log (the engine's records have overtaken it). */
+  private reading: AbortController | undefined;
+  /** Reads of the log started: one at start-up, one per gap since. */
+  logReads = 0;
   private waiters: { pos: number; resolve: () => void; reject: (error: Error) => void }[] = [];
   /** Time (ms, this process's clock) the last record was applied. */
   lastAppliedAt = 0;
@@ -55,7 +61,19 @@ export class LogFollower {
   }
 
   start(): void {
-    this.running ??= this.follow();
+    this.needLog();
+  }
+
+  /** Reads the log from the replica's position on, unless a read is running (a gap, or no engine connection). */
+  needLog(): void {
+    if (this.reading !== undefined || this.stop.signal.aborted || this.failure !== undefined) return;
+    const reading = new AbortController();
+    this.reading = reading;
+    this.logReads++;
+    const run = this.follow(AbortSignal.any([this.stop.signal, reading.signal])).finally(() => {
+      if (this.reading === reading) this.reading = undefined;
+    });
+    this.running = Promise.all([this.running, run]).then(() => undefined);
   }
 
   /** Resolves once the replica holds position `pos`; rejects after `timeoutMs` or when the follower fails. */
@@ -87,7 +105,12 @@ export class LogFollower {
     if (this.failure !== undefined) return;
     let from = 0;
     while (from < records.length && (records[from] as LogRecord).pos <= this.pos) from++;
-    if (from === records.length || (records[from] as LogRecord).pos !== this.pos + 1) return;
+    if (from === records.length) return;
+    if ((records[from] as LogRecord).pos !== this.pos + 1) {
+      // A gap: the log has what the engine did not send.
+      this.needLog();
+      return;
+    }
     const fresh = from === 0 ? records : records.slice(from);
     try {
       for (const r of fresh) this.apply(r);
@@ -104,18 +127,30 @@ export class LogFollower {
     await this.running;
   }
 
-  private async follow(): Promise<void> {
+  /** Reads the log until `signal` aborts, or until the engine's records overtake it (then it ends itself). */
+  private async follow(signal: AbortSignal): Promise<void> {
+    const overtaken = (pos: number): boolean => {
+      if (pos > this.pos) return false;
+      // Cleared at once, not when this read has wound down: a gap from now on starts a new read.
+      const reading = this.reading;
+      this.reading = undefined;
+      reading?.abort();
+      return true;
+    };
     try {
       if (hasEncodedFollow(this.log)) {
-        for await (const encoded of this.log.followEncoded(this.pos + 1, this.stop.signal)) {
-          if (encoded.pos !== this.pos + 1) continue;
-          this.take(decodeRecord(encoded.bytes));
+        for await (const encoded of this.log.followEncoded(this.pos + 1, signal)) {
+          if (overtaken(encoded.pos)) return;
+          if (encoded.pos === this.pos + 1) this.take(decodeRecord(encoded.bytes));
         }
       } else {
-        for await (const record of this.log.follow(this.pos + 1, this.stop.signal)) if (record.pos === this.pos + 1) this.take(record);
+        for await (const record of this.log.follow(this.pos + 1, signal)) {
+          if (overtaken(record.pos)) return;
+          if (record.pos === this.pos + 1) this.take(record);
+        }
       }
     } catch (error) {
-      if (this.stop.signal.aborted) return;
+      if (signal.aborted) return;
       this.fail(error instanceof Error ? error : new Error(String(error)));
     }
   }

@@ -157,7 +157,11 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
       logger.info({ engine: config.engineAddress, pos }, 'connected to the engine');
     },
     onRecords: (records) => follower.offer(records),
-    onDisconnected: (reason) => logger.warn({ engine: config.engineAddress }, `lost the engine connection: ${reason}; reconnecting`),
+    onDisconnected: (reason) => {
+      // Whatever the engine makes durable until the node is back is read from the log.
+      follower.needLog();
+      logger.warn({ engine: config.engineAddress }, `lost the engine connection: ${reason}; reconnecting`);
+    },
   });
   const remote = new RemoteEngine(client, follower);
   follower.start();
@@ -166,6 +170,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
   metrics.watch({ log, projector: watcher });
   metrics.gauge('replica_log_position', "Last log position this node's replica of the engine holds.", () => follower.position);
   metrics.gauge('replica_lag_records', 'Records the engine has made durable that this node does not hold yet (a lower bound).', () => remote.lag);
+  metrics.gauge('replica_log_reads', 'Reads of the log the replica started (at start-up, and after each gap in what the engine sent).', () => follower.logReads);
   metrics.gauge('engine_connected', '1 while this node is connected to the engine.', () => (client.connected ? 1 : 0));
   metrics.gauge('engine_unanswered_commands', 'Commands this node sent to the engine and has no answer for yet.', () => client.pending);
 
