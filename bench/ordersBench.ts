@@ -194,6 +194,8 @@ interface CpuAnswer extends Record<string, unknown> {
   readonly threads: Record<string, number>;
   /** Against the cluster: the API node's replica delay (engine stamp to replica applied), ms. */
   readonly replicaDelay?: { p50Ms: number; p90Ms: number; p99Ms: number };
+  /** Against the cluster: the engine's Kafka appends (time, commands per batch) over the last minute. */
+  readonly engineAppend?: { p50Ms: number; p99Ms: number; commandsP50: number; commandsP99: number };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -566,6 +568,7 @@ async function main(): Promise<void> {
         ? `service: the scale-out roles as processes (engine on Kafka, one API node with edge ${edge ? 'on' : 'off'}, one projector, chDB over ClickHouse's HTTP interface as the ClickHouse server); load generator in this process (same 2 cores)`
         : `service: edge ${edge ? 'on (underscore POLY_* headers)' : 'off (uWS on the port, hyphen headers)'}, journal fsync per batch, chDB projector in the same process; load generator in this process (same 2 cores)`,
     );
+    if (after.engineAppend !== undefined) console.log(`engine Kafka appends, last minute: p50 ${after.engineAppend.p50Ms} ms, p99 ${after.engineAppend.p99Ms} ms; commands per batch p50 ${after.engineAppend.commandsP50}, p99 ${after.engineAppend.commandsP99}`);
     if (after.replicaDelay !== undefined) console.log(`API node replica delay (engine stamp -> applied on the node), last minute: p50 ${after.replicaDelay.p50Ms} ms, p90 ${after.replicaDelay.p90Ms} ms, p99 ${after.replicaDelay.p99Ms} ms`);
     console.log(`setup: ${WALLETS} wallets signed in and funded, ${WARMUP} + ${ORDERS} orders signed in ${(signMs / 1000).toFixed(1)} s (setup ${(setupMs / 1000).toFixed(1)} s) on ${markets.length} markets; mix: ${kinds.rest} resting, ${kinds['cross-gtc']} crossing GTC, ${kinds['cross-fak']} crossing FAK`);
     console.log(`warm-up (untimed): ${WARMUP} orders, ${warmResult.rejected} refused${warmResult.rejected > 0 ? ` (${[...warmResult.refusals.keys()][0] ?? ''})` : ''}, projector caught up ${settleWarm.ms.toFixed(0)} ms later`);
@@ -593,6 +596,7 @@ async function main(): Promise<void> {
       bench: 'orders',
       target: CLUSTER ? 'cluster' : 'single',
       replicaDelay: after.replicaDelay ?? null,
+      engineAppend: after.engineAppend ?? null,
       orders: orders.length,
       ordersPerSec,
       p50Ms,

@@ -155,11 +155,14 @@ try {
           user += cpu.user;
           system += cpu.system;
         }
-        const text = await (await fetch(`http://127.0.0.1:${apiPort}/metrics`)).text();
-        const quantile = (q: string): number => {
-          const line = text.split('\n').find((l) => l.startsWith(`replica_delay_seconds{quantile="${q}"}`));
-          return line === undefined ? Number.NaN : Number((Number(line.split(' ').pop()) * 1000).toFixed(2));
+        const apiText = await (await fetch(`http://127.0.0.1:${apiPort}/metrics`)).text();
+        const engineText = await (await fetch(`http://127.0.0.1:${engineHttp}/metrics`)).text();
+        /** A summary's quantile (seconds, as ms; or a count) from a metrics text. */
+        const quantileOf = (text: string, name: string, q: string, scale = 1000): number => {
+          const line = text.split('\n').find((l) => l.startsWith(`${name}{quantile="${q}"}`));
+          return line === undefined ? Number.NaN : Number((Number(line.split(' ').pop()) * scale).toFixed(2));
         };
+        const quantile = (q: string): number => quantileOf(apiText, 'replica_delay_seconds', q);
         return {
           threads,
           cpu: { user, system },
@@ -171,6 +174,12 @@ try {
           rssMb: 0,
           appends: { appends: 0, records: 0, ms: 0, maxMs: 0, p90Ms: 0, p99Ms: 0 },
           replicaDelay: { p50Ms: quantile('0.5'), p90Ms: quantile('0.9'), p99Ms: quantile('0.99') },
+          engineAppend: {
+            p50Ms: quantileOf(engineText, 'engine_append_seconds', '0.5'),
+            p99Ms: quantileOf(engineText, 'engine_append_seconds', '0.99'),
+            commandsP50: quantileOf(engineText, 'engine_batch_commands', '0.5', 1),
+            commandsP99: quantileOf(engineText, 'engine_batch_commands', '0.99', 1),
+          },
         };
       }
       case 'settle': {
