@@ -47,7 +47,15 @@ export class KafkaProjectionFeed {
     const kafka = new Kafka({ clientId: options.clientId, brokers: [...options.brokers], logLevel: logLevel.NOTHING });
     // A short fetch wait: a read_committed fetch can sit out its whole wait before it sees a commit, and readers
     // of the account reads wait for the projector (kafkajs's default is 5 s).
-    const consumer = kafka.consumer({ groupId: options.groupId ?? `${options.topic}.projector.${projector.name}`, readUncommitted: false, maxWaitTimeInMs: options.fetchWaitMs ?? 50 });
+    // A 10 s session: a projector that died holds the group (and so its replacement) until its session expires
+    // (kafkajs's default is 30 s; brokers accept 6 s and more by default).
+    const consumer = kafka.consumer({
+      groupId: options.groupId ?? `${options.topic}.projector.${projector.name}`,
+      readUncommitted: false,
+      maxWaitTimeInMs: options.fetchWaitMs ?? 50,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+    });
     await consumer.connect();
     await consumer.subscribe({ topic: options.topic, fromBeginning: true });
     let fail: (error: Error) => void = () => undefined;

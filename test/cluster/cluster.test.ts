@@ -265,8 +265,16 @@ t.test('the projector killed with SIGKILL under load: every fill projected exact
   tt.same(counts, { n: log.fills, u: log.fills }, 'count() = uniqExact(fill_id) = the fills in the log');
 });
 
-t.test('an API node killed with SIGKILL comes back with the same state as the other', async (tt) => {
+t.test('an API node killed with SIGKILL under load comes back with the same state as the other', async (tt) => {
+  const acked: string[] = [];
+  const failures: string[] = [];
+  const load = Promise.all([placeMany(alice.client, 40, acked, failures), placeMany(on(bob, api2.url), 40, acked, failures)]);
+  await eventually('some orders acknowledged', async () => (acked.length >= 10 ? true : undefined));
   await api1.proc.kill('SIGKILL');
+  await load;
+  tt.ok(failures.length > 0, `${failures.length} orders through the killed node failed (none reported as a success)`);
+  const log = await logEvents();
+  tt.same(acked.filter((id) => log.accepted.get(id) !== 1), [], `all ${acked.length} acknowledged orders are in the log exactly once`);
   api1 = await startApi(api1Dir, 'api1 again');
   // The book without its read time (timestamp) and the hash over it: the same levels, prices and sizes.
   const levels = async (url: string): Promise<string> => {
