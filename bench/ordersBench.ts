@@ -40,6 +40,9 @@
 // concurrency, recoverPerSec, verifyPerSec, ethersVerifyPerSec, recoverSpeedup, verifySpeedup,
 // serverCpuUsPerOrder, serverMainThreadCpuUsPerOrder, edge, machine, targetsMet, ...}.
 //
+// BENCH_RATE=N posts the window's requests on a schedule, N per second (open loop, latency from each request's
+// scheduled time), to measure latency at a given load rather than at saturation.
+//
 // BENCH_BATCH > 1 posts the same orders as POST /orders batches of up to that many (15 at most) orders of one
 // wallet, as market makers do; latency is then per request, counted for each of its orders.
 //
@@ -82,6 +85,8 @@ const ALLOC_DIR = process.env.BENCH_ALLOC_PROF;
 const HEAP_DIR = process.env.BENCH_HEAP_SNAPSHOT;
 const SEED = Number(process.env.BENCH_SEED ?? 6);
 const ANALYST_LOOPS = Number(process.env.BENCH_ANALYST ?? 0);
+/** BENCH_RATE=N: the timed window posts N requests per second on a schedule (open loop) instead of as fast as the connections allow. */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 /** BENCH_TARGET=cluster: post to an API node of the scale-out roles (engine, API node, projector over Kafka). */
 const CLUSTER = process.env.BENCH_TARGET === 'cluster';
 
@@ -394,7 +399,7 @@ interface WindowResult {
 }
 
 /** Posts the requests; each order's latency is its request's. */
-async function post(connections: readonly Connection[], requests: readonly PreparedRequest[]): Promise<WindowResult> {
+async function post(connections: readonly Connection[], requests: readonly PreparedRequest[], warmUp = false): Promise<WindowResult> {
   const firstOrder: number[] = [];
   let total = 0;
   for (const r of requests) {
@@ -412,7 +417,12 @@ async function post(connections: readonly Connection[], requests: readonly Prepa
     connections.map(async (conn) => {
       for (let i = next++; i < requests.length; i = next++) {
         const request = requests[i] as PreparedRequest;
-        const sentAt = performance.now();
+        // Open loop (BENCH_RATE): each request has its time; latency counts from then, so a request that
+        // waited for a free connection counts its wait (no coordinated omission).
+        const due = RATE > 0 && !warmUp ? started + (i * 1000) / RATE : 0;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((resolveWait) => setTimeout(resolveWait, wait));
+        const sentAt = due > 0 ? due : performance.now();
         const reply = await conn.send(request.bytes);
         latencies.fill(performance.now() - sentAt, firstOrder[i], (firstOrder[i] as number) + request.count);
         // One order: {"success":true,...}; a batch: an array of those, failures with success false.
@@ -496,7 +506,7 @@ async function main(): Promise<void> {
     const connections = await Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(port)));
     const setupMs = performance.now() - setupStarted;
 
-    const warmResult = await post(connections, warmRequests);
+    const warmResult = await post(connections, warmRequests, true);
     const settleWarm = await server.ask<{ ms: number }>({ op: 'settle' });
 
     const profileFile = outputFile(PROFILE_DIR, 'cpuprofile');
@@ -505,7 +515,7 @@ async function main(): Promise<void> {
     if (allocFile !== undefined) await server.ask({ op: 'allocations', action: 'start' });
     const before = await server.ask<CpuAnswer>({ op: 'cpu' });
     const load = loadavg().map((x) => Number(x.toFixed(2)));
-    console.log(`timed window: ${orders.length} orders in ${requests.length} requests over ${CONCURRENCY} connections...`);
+    console.log(`timed window: ${orders.length} orders in ${requests.length} requests over ${CONCURRENCY} connections${RATE > 0 ? `, ${RATE} requests/s on a schedule (open loop)` : ''}...`);
     const analystInfo = server.info.analyst;
     const analystLoad = ANALYST_LOOPS > 0 && analystInfo !== undefined ? startAnalystLoad(analystInfo.port, analystInfo.password, ANALYST_LOOPS) : undefined;
     const result = await post(connections, requests);
@@ -595,6 +605,7 @@ async function main(): Promise<void> {
     const summary = {
       bench: 'orders',
       target: CLUSTER ? 'cluster' : 'single',
+      ratePerSec: RATE > 0 ? RATE : null,
       replicaDelay: after.replicaDelay ?? null,
       engineAppend: after.engineAppend ?? null,
       orders: orders.length,
