@@ -17,7 +17,7 @@ import type { TradeRow } from '../readModel/accountTrades.js';
 /** Default newest fills kept per account. */
 export const DEFAULT_MAX_ACCOUNT_FILLS = 1_000;
 /** Default most fills kept in all. */
-export const DEFAULT_MAX_FILLS = 500_000;
+export const DEFAULT_MAX_FILLS = 250_000;
 
 /** A fill as memory holds it: the columns of its `fills` row that the trade reads show, named as there. */
 export interface HeldFill extends TradeRow {
