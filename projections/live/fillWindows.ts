@@ -23,6 +23,8 @@ export const DEFAULT_MAX_FILLS = 250_000;
 export interface HeldFill extends TradeRow {
   readonly taker_amount: number;
   readonly maker_amount: number;
+  /** transactionHashOf(fill_id) once a read has shown the fill, '' before: front ends read the same recent fills again and again. */
+  txHash: string;
 }
 
 /** One account's window: its newest fills, oldest first, at fills[head..] (slots before head are cleared). */
@@ -153,6 +155,7 @@ export class FillWindows {
       maker_price: makerPrice,
       maker_fee_bps: makerFeeBps,
       maker_amount: makerAmount,
+      txHash: '',
     };
     this.order.push(f);
     this.push(taker, f);
