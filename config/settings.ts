@@ -62,8 +62,10 @@ export const SETTINGS = {
   // ClickHouse
   clickhouseMode: setting(oneOf(['embedded', 'server'] as const), 'embedded', 'embedded: chDB inside this process, data under the data directory; server: the ClickHouse server at the URL below.'),
   projectionIntervalMs: setting(int(0, 10_000), 300, 'Least time between two projector commits into ClickHouse while the log grows; a read waiting for its own writes cuts it short. Each commit costs chDB a few ms of CPU per table whatever its size, so larger means less CPU under load but more projection lag (at 5,000 fills/s on a quiet machine: lag p99 ~380 ms at 200, ~520 ms at 300).'),
-  liveReads: setting(bool(), true, 'Serve /positions, /holders, /data/orders and /data/order/{id} from the in-memory read model (projections/live/), which follows the log; false reads them from ClickHouse.'),
-  liveFinishedOrders: setting(int(0, 100_000_000), 200_000, 'Finished orders the in-memory read model keeps for GET /data/order/{id} (~0.5 KB each; older ones are read from ClickHouse).'),
+  liveReads: setting(bool(), true, 'Serve /positions, /holders, /data/orders, /data/order/{id}, and the pages of /trades?user= and /data/trades that lie within the fills it keeps, from the in-memory read model (projections/live/), which follows the log; false reads them from ClickHouse.'),
+  liveFinishedOrders: setting(int(0, 100_000_000), 200_000, 'Finished orders the in-memory read model keeps for GET /data/order/{id} (~0.65 KB each; older ones are read from ClickHouse).'),
+  liveAccountFills: setting(int(0, 1_000_000), 1_000, "Newest fills of each account the in-memory read model keeps for GET /trades?user= and GET /data/trades: a page within them is answered from memory, one reaching further from ClickHouse. 0: no fills kept."),
+  liveFills: setting(int(0, 100_000_000), 250_000, 'Most fills the in-memory read model keeps in all (~0.5 KB each, and ~0.3 KB per account holding any); the oldest leave first, from every account. 0: no fills kept.'),
   clickhouseUrl: setting(url(), 'http://127.0.0.1:8123', 'HTTP URL of the ClickHouse server (server mode).'),
   clickhouseUser: setting(text({ placeholder: '<user>' }), 'default', 'ClickHouse user (server mode).'),
   clickhousePassword: setting(text({ minLength: 0, placeholder: '<password>' }), '', 'ClickHouse password (server mode).', { secret: true }),

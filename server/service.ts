@@ -135,6 +135,8 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     ? new LiveReadModel(engineService.log, {
         feeAccount: config.feeAccount,
         maxFinishedOrders: config.liveFinishedOrders,
+        maxAccountFills: config.liveAccountFills,
+        maxFills: config.liveFills,
         onFailure: (error) => logger.error({ err: error }, 'the in-memory read model stopped; its reads go to ClickHouse'),
       })
     : undefined;

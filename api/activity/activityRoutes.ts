@@ -32,7 +32,8 @@ import {
 import { ACTIVITY_TRADES_MAX_OFFSET } from '../../projections/readModel/activityTrades.js';
 import { HOLDERS_MAX_MARKETS } from '../../projections/readModel/holders.js';
 import type { LiveReadModel } from '../../projections/live/liveReadModel.js';
-import { liveHolders, livePositions } from '../../projections/live/liveReads.js';
+import { liveHolders, livePositions, NOT_IN_MEMORY } from '../../projections/live/liveReads.js';
+import { liveActivityTrades } from '../../projections/live/liveTrades.js';
 import type { ApiErrorCode } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { arr, bool, int, num, obj, str } from '../schemas/common.js';
@@ -206,7 +207,11 @@ function route<Q>(def: Omit<RouteDef<Q>, 'surface' | 'method' | 'strictQuery' | 
   return { method: 'GET', surface: 'activity', strictQuery: true, errors: ERRORS, ...def } as unknown as RouteDef;
 }
 
-/** `live`: the in-memory read model, which serves /positions and /holders while it runs (same answers; projections/live/). */
+/**
+ * `live`: the in-memory read model, which serves /positions, /holders and the pages of /trades?user= that lie
+ * within the user's fills it keeps, while it runs (same answers; projections/live/). Other trade reads go to
+ * ClickHouse.
+ */
 export function activityRoutes(ctx: ReadContext, live?: LiveReadModel): RouteDef[] {
   return [
     route<TradesQuery>({
@@ -217,7 +222,9 @@ export function activityRoutes(ctx: ReadContext, live?: LiveReadModel): RouteDef
       limits: ['activity:trades'],
       handler: async (req: ApiRequest<TradesQuery>) => {
         const q = req.query;
-        return ok(await activityTrades(ctx, { ...q, market: lower(q.market), user: q.user?.toLowerCase() }));
+        const params = { ...q, market: lower(q.market), user: q.user?.toLowerCase() };
+        const found = live?.ready === true ? await liveActivityTrades(live.state, ctx.metadata, params) : NOT_IN_MEMORY;
+        return ok(found === NOT_IN_MEMORY ? await activityTrades(ctx, params) : found);
       },
     }),
     route<PositionsQuery>({

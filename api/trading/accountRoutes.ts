@@ -9,10 +9,12 @@
 //   array of spec trades (spec §4.3). With `builder_code` (not a spec parameter; only the official client
 //   sends it) the client's form instead: `{data: BuilderTrade[], next_cursor, limit, count}`.
 //
-// Each read first waits for the projections to hold everything acknowledged so far (readYourWrites.ts), so
-// an order or trade a POST returned is visible at once. The order reads come from the in-memory read model
-// when it runs (projections/live/: same answers, no wait for ClickHouse; an order memory no longer holds is
-// read from ClickHouse). Query parameters are checked after authentication.
+// Each read sees everything acknowledged so far (readYourWrites.ts), so an order or trade a POST returned is
+// visible at once. The order reads, and the pages of GET /data/trades that lie within the caller's fills
+// memory keeps, come from the in-memory read model when it runs (projections/live/: same answers, no wait
+// for the projector); the rest from ClickHouse once the projector holds everything acknowledged (an order
+// memory no longer holds, an older page of trades, builder trades). Query parameters are checked after
+// authentication.
 
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type RouteDef } from '../http/apiTypes.js';
@@ -22,7 +24,8 @@ import { addressOf, assetOf, builderCodeOf, given, marketOf, orderIdOf } from '.
 import { BUILDER_TRADES_ANSWER, ORDER, ORDER_ANSWER, page, TRADE } from './accountSchemas.js';
 import { requireL2 } from './authenticate.js';
 import { memoryCaughtUp, projectionsCaughtUp, projectionsReach } from './readYourWrites.js';
-import { accountOrderAnywhere, liveAccountOrders } from '../../projections/live/liveReads.js';
+import { accountOrderAnywhere, liveAccountOrders, NOT_IN_MEMORY } from '../../projections/live/liveReads.js';
+import { liveAccountTrades } from '../../projections/live/liveTrades.js';
 import type { TradingDeps } from './tradingDeps.js';
 
 const AUTH_ERRORS = ['unauthorized', 'rate_limited', 'unavailable', 'internal'] as const;
@@ -132,6 +135,9 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
         const caller = requireL2(req, deps);
         const q = req.query;
         const params = { caller: caller.account, ...tradeFilters(q), taker: addressOf('taker', given(q, 'taker')), maker: addressOf('maker', given(q, 'maker')) };
+        const memory = await memoryCaughtUp(deps);
+        const page = memory === undefined ? NOT_IN_MEMORY : await liveAccountTrades(memory, ctx.metadata, params);
+        if (page !== NOT_IN_MEMORY) return ok(page);
         await projectionsCaughtUp(deps);
         return ok(await accountTrades(ctx, params));
       },

@@ -17,12 +17,14 @@ import type { TradeRow } from '../readModel/accountTrades.js';
 /** Default newest fills kept per account. */
 export const DEFAULT_MAX_ACCOUNT_FILLS = 1_000;
 /** Default most fills kept in all. */
-export const DEFAULT_MAX_FILLS = 500_000;
+export const DEFAULT_MAX_FILLS = 250_000;
 
 /** A fill as memory holds it: the columns of its `fills` row that the trade reads show, named as there. */
 export interface HeldFill extends TradeRow {
   readonly taker_amount: number;
   readonly maker_amount: number;
+  /** transactionHashOf(fill_id) once a read has shown the fill, '' before: front ends read the same recent fills again and again. */
+  txHash: string;
 }
 
 /** One account's window: its newest fills, oldest first, at fills[head..] (slots before head are cleared). */
@@ -153,6 +155,7 @@ export class FillWindows {
       maker_price: makerPrice,
       maker_fee_bps: makerFeeBps,
       maker_amount: makerAmount,
+      txHash: '',
     };
     this.order.push(f);
     this.push(taker, f);

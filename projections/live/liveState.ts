@@ -11,8 +11,7 @@
 //   projector has reached that position;
 // - the latest mark of each market (outcome 0's terms), as price_history and latest_prices define it: the
 //   midpoint at the end of the latest minute in which its book or last trade changed, else the last trade;
-//   when that minute has neither, the mark at the end of the latest earlier minute that had one.
-//
+//   when that minute has neither, the mark at the end of the latest earlier minute that had one;
 // - the newest fills of each account (FillWindows): up to maxAccountFills per account and maxFills in all.
 //
 // Bounded by what the exchange holds anyway: one entry per (account, token) ever held, per open order, per
@@ -26,7 +25,7 @@ import { PositionsBuilder, type PositionState } from '../builders/positions.js';
 import { RowSink } from '../rows.js';
 import { DEFAULT_MAX_ACCOUNT_FILLS, DEFAULT_MAX_FILLS, FillWindows, type AccountFills } from './fillWindows.js';
 
-/** Default most finished orders kept in memory (~0.5 KB each). */
+/** Default most finished orders kept in memory (~0.65 KB each). */
 export const DEFAULT_MAX_FINISHED_ORDERS = 200_000;
 
 /** The builders' rows, dropped: this state is read in place. */

@@ -7,9 +7,16 @@
 import { activityTradesQuery, toActivityTrade, type ActivityTrade, type ActivityTradesParams, type TradeSideRow } from '../readModel/activityTrades.js';
 import { accountTradesQuery, endTradePage, tradePage, type AccountTradesParams, type AccountTradesQuery, type TradePage } from '../readModel/accountTrades.js';
 import type { MarketMetadataSource } from '../readModel/metadata.js';
+import { transactionHashOf } from '../readModel/wire.js';
 import type { HeldFill } from './fillWindows.js';
 import { liveMarkets, NOT_IN_MEMORY } from './liveReads.js';
 import type { LiveState } from './liveState.js';
+
+/** The fill's transaction hash, computed once per fill held. */
+function txHashOf(f: HeldFill): string {
+  if (f.txHash === '') f.txHash = transactionHashOf(f.fill_id);
+  return f.txHash;
+}
 
 const sideRow = (f: HeldFill, taker: boolean): TradeSideRow => ({
   fill_id: f.fill_id,
@@ -41,11 +48,14 @@ export async function liveActivityTrades(state: LiveState, metadata: MarketMetad
   };
   const need = q.offset + q.limit;
   const rows: TradeSideRow[] = [];
+  const hashes: string[] = [];
   let matched = 0;
   const take = (f: HeldFill, taker: boolean): void => {
     if (!wanted(f, taker)) return;
     matched += 1;
-    if (matched > q.offset && matched <= need) rows.push(sideRow(f, taker));
+    if (matched <= q.offset || matched > need) return;
+    rows.push(sideRow(f, taker));
+    hashes.push(txHashOf(f));
   };
   for (let i = held.fills.length - 1; i >= held.from && matched < need; i--) {
     const f = held.fills[i] as HeldFill;
@@ -54,7 +64,7 @@ export async function liveActivityTrades(state: LiveState, metadata: MarketMetad
   }
   if (matched < need && !held.complete) return NOT_IN_MEMORY;
   const info = await liveMarkets(state, metadata, rows.map((r) => r.condition_id));
-  return rows.map((r) => toActivityTrade(r, info));
+  return rows.map((r, i) => toActivityTrade(r, info, hashes[i]));
 }
 
 function accountFilter(q: AccountTradesQuery): (f: HeldFill) => boolean {
@@ -88,5 +98,5 @@ export async function liveAccountTrades(state: LiveState, metadata: MarketMetada
   }
   if (matched < need && !held.complete) return NOT_IN_MEMORY;
   const info = await liveMarkets(state, metadata, rows.slice(0, q.limit).map((r) => r.condition_id));
-  return tradePage(q, q.offset, rows, info);
+  return tradePage(q, q.offset, rows, info, txHashOf);
 }

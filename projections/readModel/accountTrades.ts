@@ -83,7 +83,8 @@ const COLUMNS = `fill_id, toUnixTimestamp64Milli(time) AS time_ms, condition_id,
   taker_order_id, taker_account, taker_owner, taker_token_id, taker_outcome, taker_side, taker_price, taker_amount, taker_fee, taker_fee_bps, taker_builder,
   maker_order_id, maker_account, maker_owner, maker_token_id, maker_outcome, maker_side, maker_price, maker_amount, maker_fee, maker_fee_bps, maker_builder`;
 
-export function toTrade(r: TradeRow, m: MarketInfo | undefined, traderSide: 'TAKER' | 'MAKER'): AccountTrade {
+/** A trade in the CLOB shape; `txHash` is transactionHashOf(r.fill_id) (a store may have it at hand). */
+export function toTrade(r: TradeRow, m: MarketInfo | undefined, traderSide: 'TAKER' | 'MAKER', txHash = transactionHashOf(r.fill_id)): AccountTrade {
   const seconds = String(Math.floor(Number(r.time_ms) / 1000));
   return {
     id: r.fill_id,
@@ -101,7 +102,7 @@ export function toTrade(r: TradeRow, m: MarketInfo | undefined, traderSide: 'TAK
     bucket_index: Number(r.bucket_index),
     owner: r.taker_owner,
     maker_address: r.taker_account,
-    transaction_hash: transactionHashOf(r.fill_id),
+    transaction_hash: txHash,
     trader_side: traderSide,
     type: 'TAKER',
     maker_orders: [{
@@ -204,11 +205,14 @@ export function accountTradesQuery(params: AccountTradesParams): AccountTradesQu
 /** The answer past the last page: `limit` as the caller gave it (unchecked, as the cursor ends the read first). */
 export const endTradePage = (params: AccountTradesParams): TradePage => ({ data: [], next_cursor: END_CURSOR, limit: params.limit ?? ACCOUNT_TRADES_DEFAULT_PAGE, count: 0 });
 
-/** The page of GET /data/trades from its rows from the offset on (at most limit + 1: one more says a page follows). */
-export function tradePage(q: AccountTradesQuery, offset: number, rows: readonly TradeRow[], info: ReadonlyMap<string, MarketInfo>): TradePage {
+/**
+ * The page of GET /data/trades from its rows from the offset on (at most limit + 1: one more says a page
+ * follows); `txHash` gives a row's transaction hash when the store has it at hand.
+ */
+export function tradePage<R extends TradeRow>(q: AccountTradesQuery, offset: number, rows: readonly R[], info: ReadonlyMap<string, MarketInfo>, txHash?: (r: R) => string): TradePage {
   const shown = rows.slice(0, q.limit);
   return {
-    data: shown.map((r) => toTrade(r, info.get(r.condition_id), r.taker_account === q.caller ? 'TAKER' : 'MAKER')),
+    data: shown.map((r) => toTrade(r, info.get(r.condition_id), r.taker_account === q.caller ? 'TAKER' : 'MAKER', txHash?.(r))),
     next_cursor: rows.length > q.limit ? cursorFor(offset + q.limit) : END_CURSOR,
     limit: q.limit,
     count: shown.length,

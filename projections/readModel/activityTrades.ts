@@ -91,8 +91,8 @@ export function activityTradesQuery(params: ActivityTradesParams): ActivityTrade
   return { limit, offset, takerOnly: params.takerOnly ?? true, filterType, threshold, markets, user, side };
 }
 
-/** A trade fill in the activity surface's shape (spec §2.1); `info` holds the row's market. */
-export function toActivityTrade(r: TradeSideRow, info: ReadonlyMap<string, MarketInfo>): ActivityTrade {
+/** A trade fill in the activity surface's shape (spec §2.1); `info` holds the row's market; `txHash` is transactionHashOf(r.fill_id). */
+export function toActivityTrade(r: TradeSideRow, info: ReadonlyMap<string, MarketInfo>, txHash = transactionHashOf(r.fill_id)): ActivityTrade {
   const market = info.get(r.condition_id);
   const m = market ?? FALLBACK_METADATA;
   return {
@@ -115,7 +115,7 @@ export function toActivityTrade(r: TradeSideRow, info: ReadonlyMap<string, Marke
     bio: '',
     profileImage: '',
     profileImageOptimized: '',
-    transactionHash: transactionHashOf(r.fill_id),
+    transactionHash: txHash,
   };
 }
 

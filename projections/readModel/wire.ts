@@ -1,7 +1,7 @@
 // Integer units → the wire: floats for the activity surface (JSON numbers), decimal strings for the
 // order-book surface, and the identifiers we derive (asset form, transaction hash).
 
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { formatUnits, UNIT } from '../../engine/index.js';
 
 /** Base units or price micro-units → a JSON number (shares, USDC, or a price in [0, 1]). */
@@ -25,5 +25,6 @@ export function assetOf(conditionId: string, outcome: number): string {
  * `fill:<fill id>` in hex. Both sides of a fill share it; replaying the log reproduces it.
  */
 export function transactionHashOf(fillId: string): string {
-  return `0x${createHash('sha256').update(`fill:${fillId}`).digest('hex')}`;
+  // crypto.hash, the one-shot form: half the time of a Hash object, and every trade read shows up to 1,000.
+  return `0x${hash('sha256', `fill:${fillId}`, 'hex')}`;
 }
