@@ -1,32 +1,53 @@
 // `npm run bench:ws`: WebSocket delivery of the market channel, against a bare uWS pub/sub program as the
-// ceiling, in one run on one machine with one client (bench/ws/rawWsClient.ts, all subscribers in this
-// process) and messages of one size. The servers run in a child process each (bench/ws/wsBenchServer.ts).
+// ceiling, in one run on one machine with one client for all (bench/ws/subscriberPool.ts: raw WebSocket
+// clients over TCP spread over BENCH_CLIENT_THREADS threads of this process) and messages of one size. The
+// servers run in a child process each (bench/ws/wsBenchServer.ts). Targets:
+// - edge: the service's public port, through the header edge (BENCH_EDGE=false: uWS on the port itself);
+// - direct: the service's --ws-port (uWS without the edge);
+// - bare: the bare uWS program.
 //
 // Runs:
-// 1. latency, service: SUBS_LATENCY subscribers on one token, RATE book changes per second through the
-//    engine host for SECONDS; latency of each delivery = receipt time − the moment its record was durable.
-// 2. latency, bare uWS: the same load; latency = receipt − publish.
-// 3. throughput, service and bare: SUBS_MAX subscribers, changes as fast as delivery sustains (closed
-//    loop: at most WINDOW changes ahead of the slowest subscriber); messages per second delivered.
+// 1. latency, per target of BENCH_LATENCY: SUBS_LATENCY subscribers on one token, RATE book changes per
+//    second for SECONDS (through the engine host in the service); latency of each delivery = receipt time −
+//    the moment its record was durable (the bare program: its publish), on one machine-wide clock.
+// 2. throughput, per target of BENCH_THROUGHPUT: SUBS_MAX subscribers, changes as fast as delivery sustains
+//    (closed loop: at most WINDOW changes ahead of the slowest subscriber); messages per second delivered.
+// Each run also prints the load it ran under: how busy the machine was, CPU per thread of the server and of
+// the client, and their event-loop delays.
 // Targets: SUBS_MAX (5,000) subscribers held; service ≥ 50% of the bare messages/s; p99 ≤ 20 ms at 1,000
 // subscribers and 100 changes/s. The last line is one JSON object.
 //
-// Env: BENCH_SECONDS (10), BENCH_RATE (100), BENCH_SUBS_LATENCY (1000), BENCH_SUBS_MAX (5000);
-// BENCH_EDGE=false (the service without the header edge), BENCH_WS_DIRECT=true (subscribers on --ws-port).
+// Env: BENCH_SECONDS (10), BENCH_RATE (100), BENCH_SUBS_LATENCY (1000), BENCH_SUBS_MAX (5000),
+// BENCH_CLIENT_THREADS (1), BENCH_LATENCY (edge,direct,bare), BENCH_THROUGHPUT (edge,bare), BENCH_EDGE;
+// BENCH_CPU_PROF=<dir>: a CPU profile of each server's main thread over each drive, in that directory.
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { RawWsClient, wallMs } from './ws/rawWsClient.js';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { describeLoad, startLoadProbe, type LoadFigures } from './ws/loadProbe.js';
+import { monoMs } from './ws/rawWsClient.js';
+import { SubscriberPool } from './ws/subscriberPool.js';
 import { serve, type AckMessage, type DriveRequest, type ServerMessage } from './ws/wsBenchServer.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SUBS_LATENCY = Number(process.env.BENCH_SUBS_LATENCY ?? 1000);
 const SUBS_MAX = Number(process.env.BENCH_SUBS_MAX ?? 5000);
-const PRICE_CHANGE = Buffer.from('{"event_type":"price_change"');
-const TIMESTAMP = Buffer.from('"timestamp":"');
+const CLIENT_THREADS = Number(process.env.BENCH_CLIENT_THREADS ?? 1);
+const CORES = availableParallelism();
+const PROFILE_DIR = process.env.BENCH_CPU_PROF;
 
-type Mode = 'service' | 'bare';
+const TARGETS = ['edge', 'direct', 'bare'] as const;
+type Target = (typeof TARGETS)[number];
+
+function targetsOf(name: string, fallback: string): Target[] {
+  const list = (process.env[name] ?? fallback).split(',').map((t) => t.trim()).filter((t) => t !== '');
+  for (const t of list) if (!(TARGETS as readonly string[]).includes(t)) throw new Error(`${name}: unknown target ${t} (${TARGETS.join(', ')})`);
+  return list as Target[];
+}
+
+const LABEL: Record<Target, string> = { edge: 'service, public port', direct: 'service, --ws-port', bare: 'bare uWS' };
 
 interface Server {
   readonly child: ChildProcess;
@@ -34,7 +55,7 @@ interface Server {
   next(): Promise<ServerMessage>;
 }
 
-async function startServer(mode: Mode): Promise<Server> {
+async function startServer(mode: Target): Promise<Server> {
   const child = fork(fileURLToPath(import.meta.url), ['server', mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const queue: ServerMessage[] = [];
   let waiter: (() => void) | undefined;
@@ -57,163 +78,154 @@ async function startServer(mode: Mode): Promise<Server> {
   return { child, ready, next };
 }
 
-/** Receipts of price changes: (timestamp, receipt ms) pairs, and a count per subscriber. */
-class Receipts {
-  ts = new Float64Array(1 << 20);
-  at = new Float64Array(1 << 20);
-  n = 0;
-  first = Infinity;
-  last = 0;
-  record: boolean;
-
-  constructor(record: boolean) {
-    this.record = record;
-  }
-
-  add(payload: Buffer, at: number): void {
-    if (at < this.first) this.first = at;
-    if (at > this.last) this.last = at;
-    if (!this.record) {
-      this.n++;
-      return;
-    }
-    const i = payload.lastIndexOf(TIMESTAMP);
-    const ts = Number(payload.subarray(i + TIMESTAMP.length, payload.length - 2).toString('latin1'));
-    if (this.n === this.ts.length) {
-      const grow = (a: Float64Array): Float64Array<ArrayBuffer> => {
-        const b = new Float64Array(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.ts = grow(this.ts);
-      this.at = grow(this.at);
-    }
-    this.ts[this.n] = ts;
-    this.at[this.n] = at;
-    this.n++;
-  }
+interface Latency {
+  readonly p50: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly samples: number;
 }
 
 interface Run {
-  readonly mode: Mode;
+  readonly mode: Target;
   readonly subscribers: number;
   readonly held: number;
   readonly changes: number;
   readonly delivered: number;
   readonly msgsPerSec: number;
   readonly messageBytes: number;
-  readonly latencyMs?: { p50: number; p99: number; max: number; samples: number };
+  /** Durable moment → receipt, every delivery. */
+  readonly latencyMs?: Latency;
+  /** Durable moment → its batch published (the publisher's own work; 0 in the bare program), per change. */
+  readonly publishMs?: Latency;
+  readonly serverLoad: LoadFigures;
+  readonly clientLoad: LoadFigures;
+  readonly clientLoopDelayP99Ms: number;
+  readonly seconds: number;
 }
 
 function percentile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? 0;
 }
 
-async function run(mode: Mode, subscribers: number, rate: number): Promise<Run> {
+function summary(values: Float64Array): Latency {
+  const sorted = values.sort();
+  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? 0, samples: sorted.length };
+}
+
+async function run(mode: Target, subscribers: number, rate: number): Promise<Run> {
   const server = await startServer(mode);
   const { port, path, subscribe } = server.ready;
-  const receipts = new Receipts(rate > 0);
-  const counts = new Uint32Array(subscribers);
-  let driving = false;
-  let messageBytes = 0;
-  const clients: RawWsClient[] = [];
-  let subscribed = 0;
-  const allSubscribed = new Promise<void>((resolve) => {
-    const connectOne = async (k: number): Promise<void> => {
-      let first = true;
-      const client = await RawWsClient.connect(port, path, (payload, at) => {
-        if (first) {
-          first = false;
-          if (++subscribed === subscribers) resolve();
-          return;
-        }
-        if (!driving || payload.compare(PRICE_CHANGE, 0, PRICE_CHANGE.length, 0, PRICE_CHANGE.length) !== 0) return;
-        counts[k] = (counts[k] as number) + 1;
-        messageBytes = payload.length;
-        receipts.add(payload, at);
-      });
-      client.send(subscribe);
-      clients.push(client);
-    };
-    void (async () => {
-      for (let k = 0; k < subscribers; k += 100) await Promise.all(Array.from({ length: Math.min(100, subscribers - k) }, (_, j) => connectOne(k + j)));
-    })();
-  });
-  await allSubscribed;
+  const pool = await SubscriberPool.start({ threads: CLIENT_THREADS, port, path, subscribe, subscribers, record: rate > 0 });
   await new Promise((r) => setTimeout(r, 500));
 
-  driving = true;
-  const acker = setInterval(() => {
-    let min = Infinity;
-    for (let k = 0; k < subscribers; k++) if ((counts[k] as number) < min) min = counts[k] as number;
-    server.child.send({ kind: 'ack', seen: min } satisfies AckMessage);
-  }, 5);
-  const started = wallMs();
-  server.child.send({ kind: 'drive', rate, seconds: SECONDS } satisfies DriveRequest);
+  await pool.drive();
+  const acker =
+    rate > 0
+      ? undefined
+      : setInterval(() => {
+          server.child.send({ kind: 'ack', seen: pool.seen } satisfies AckMessage);
+        }, 5);
+  const clientProbe = startLoadProbe();
+  const started = monoMs();
+  const profile = PROFILE_DIR === undefined ? undefined : join(PROFILE_DIR, `ws-${mode}-${subscribers}-${rate}.cpuprofile`);
+  server.child.send({ kind: 'drive', rate, seconds: SECONDS, profile } satisfies DriveRequest);
   const done = await server.next();
   if (done.kind !== 'driven') throw new Error('expected driven');
+  const clientLoad = clientProbe.stop();
   // Deliveries still in flight when the last change was made.
   await new Promise((r) => setTimeout(r, 1000));
   clearInterval(acker);
-  driving = false;
-  const held = clients.filter((c) => !c.closed).length;
-  const delivered = rate > 0 ? receipts.n : counts.reduce((a, b) => a + b, 0);
+  const receipts = await pool.finish();
   const span = (Math.max(receipts.last, started + 1) - started) / 1000;
-  let latencyMs: Run['latencyMs'];
+  let latencyMs: Latency | undefined;
+  let publishMs: Latency | undefined;
   if (rate > 0) {
-    const durable = new Map(done.durable);
-    const lat = new Float64Array(receipts.n);
+    const durable = new Map(done.marks.map(([time, at]) => [time, at]));
+    const lat = new Float64Array(receipts.ts.length);
     let m = 0;
-    for (let i = 0; i < receipts.n; i++) {
+    for (let i = 0; i < receipts.ts.length; i++) {
       const d = durable.get(receipts.ts[i] as number);
       if (d !== undefined) lat[m++] = (receipts.at[i] as number) - d;
     }
-    const sorted = lat.subarray(0, m).sort();
-    latencyMs = { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[m - 1] ?? 0, samples: m };
+    latencyMs = summary(lat.subarray(0, m));
+    publishMs = summary(Float64Array.from(done.marks, ([, d, p]) => p - d));
   }
-  for (const c of clients) c.close();
+  await pool.close();
   server.child.send('stop');
   await new Promise((r) => server.child.once('exit', r));
-  return { mode, subscribers, held, changes: done.changes, delivered, msgsPerSec: delivered / span, messageBytes, latencyMs };
+  return {
+    mode,
+    subscribers,
+    held: receipts.held,
+    changes: done.changes,
+    delivered: receipts.delivered,
+    msgsPerSec: receipts.delivered / span,
+    messageBytes: receipts.messageBytes,
+    latencyMs,
+    publishMs,
+    serverLoad: done.load,
+    clientLoad,
+    clientLoopDelayP99Ms: receipts.loopDelayP99Ms,
+    seconds: SECONDS,
+  };
 }
 
 function show(r: Run): void {
   const lat = r.latencyMs === undefined ? '' : `  latency p50 ${r.latencyMs.p50.toFixed(2)} ms, p99 ${r.latencyMs.p99.toFixed(2)} ms, max ${r.latencyMs.max.toFixed(2)} ms (${r.latencyMs.samples} deliveries)`;
-  console.log(`${r.mode.padEnd(7)} ${String(r.subscribers).padStart(5)} subscribers (${r.held} held): ${r.changes} changes, ${r.delivered} delivered, ${Math.round(r.msgsPerSec)} msgs/s, ${r.messageBytes} B/msg${lat}`);
+  console.log(`${LABEL[r.mode].padEnd(20)} ${String(r.subscribers).padStart(5)} subscribers (${r.held} held): ${r.changes} changes, ${r.delivered} delivered, ${Math.round(r.msgsPerSec)} msgs/s, ${r.messageBytes} B/msg${lat}`);
+  if (r.publishMs !== undefined && r.mode !== 'bare') console.log(`        durable → published: p50 ${r.publishMs.p50.toFixed(2)} ms, p99 ${r.publishMs.p99.toFixed(2)} ms, max ${r.publishMs.max.toFixed(2)} ms`);
+  console.log(`        machine ${Math.round(r.serverLoad.machineBusy * 100)}% busy (${CORES} cores); server: ${describeLoad(r.serverLoad, r.seconds)}`);
+  console.log(`        client (${CLIENT_THREADS} threads): ${describeLoad(r.clientLoad, r.seconds)}; worst thread's loop delay p99 ${r.clientLoopDelayP99Ms.toFixed(1)} ms`);
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:ws — ${SECONDS} s per run; latency at ${SUBS_LATENCY} subscribers and ${RATE} changes/s; throughput at ${SUBS_MAX} subscribers`);
-  const serviceLatency = await run('service', SUBS_LATENCY, RATE);
-  show(serviceLatency);
-  const bareLatency = await run('bare', SUBS_LATENCY, RATE);
-  show(bareLatency);
-  const serviceMax = await run('service', SUBS_MAX, 0);
-  show(serviceMax);
-  const bareMax = await run('bare', SUBS_MAX, 0);
-  show(bareMax);
-  const ratio = serviceMax.msgsPerSec / bareMax.msgsPerSec;
-  const p99 = serviceLatency.latencyMs?.p99 ?? NaN;
-  console.log(`service/bare messages per second: ${(ratio * 100).toFixed(1)}% (target ≥ 50%); p99 ${p99.toFixed(2)} ms (target ≤ 20 ms); ${serviceMax.held}/${SUBS_MAX} held`);
+  const latencyTargets = targetsOf('BENCH_LATENCY', 'edge,direct,bare');
+  const throughputTargets = targetsOf('BENCH_THROUGHPUT', 'edge,bare');
+  console.log(`bench:ws — ${SECONDS} s per run; latency at ${SUBS_LATENCY} subscribers and ${RATE} changes/s; throughput at ${SUBS_MAX} subscribers; client in ${CLIENT_THREADS} thread(s)`);
+  const latency = new Map<Target, Run>();
+  for (const target of latencyTargets) {
+    const r = await run(target, SUBS_LATENCY, RATE);
+    show(r);
+    latency.set(target, r);
+  }
+  const throughput = new Map<Target, Run>();
+  for (const target of throughputTargets) {
+    const r = await run(target, SUBS_MAX, 0);
+    show(r);
+    throughput.set(target, r);
+  }
+  const bareMax = throughput.get('bare');
+  const serviceMax = throughput.get('edge') ?? throughput.get('direct');
+  const ratio = serviceMax !== undefined && bareMax !== undefined ? serviceMax.msgsPerSec / bareMax.msgsPerSec : NaN;
+  const round = (x: number | undefined): number => Number((x ?? NaN).toFixed(2));
+  const p99Of = (t: Target): number => round(latency.get(t)?.latencyMs?.p99);
+  const lines = [...latency.keys()].map((t) => `${LABEL[t]} p99 ${p99Of(t).toFixed(2)} ms`);
+  if (serviceMax !== undefined) lines.push(`service/bare messages per second ${(ratio * 100).toFixed(1)}% (target ≥ 50%); ${serviceMax.held}/${SUBS_MAX} held`);
+  console.log(`${lines.join('; ')} (latency target: p99 ≤ 20 ms)`);
+  const service = latency.get('edge') ?? latency.get('direct');
   console.log(
     JSON.stringify({
-      subscribersHeld: serviceMax.held,
-      serviceMsgsPerSec: Math.round(serviceMax.msgsPerSec),
-      bareMsgsPerSec: Math.round(bareMax.msgsPerSec),
+      subscribersHeld: serviceMax?.held,
+      serviceMsgsPerSec: serviceMax === undefined ? undefined : Math.round(serviceMax.msgsPerSec),
+      bareMsgsPerSec: bareMax === undefined ? undefined : Math.round(bareMax.msgsPerSec),
       serviceVsBare: Number(ratio.toFixed(3)),
       latencySubscribers: SUBS_LATENCY,
       latencyRate: RATE,
-      p50Ms: Number((serviceLatency.latencyMs?.p50 ?? NaN).toFixed(2)),
-      p99Ms: Number(p99.toFixed(2)),
-      maxMs: Number((serviceLatency.latencyMs?.max ?? NaN).toFixed(2)),
-      bareP99Ms: Number((bareLatency.latencyMs?.p99 ?? NaN).toFixed(2)),
-      messageBytes: serviceMax.messageBytes,
+      clientThreads: CLIENT_THREADS,
+      p50Ms: round(service?.latencyMs?.p50),
+      p99Ms: round(service?.latencyMs?.p99),
+      maxMs: round(service?.latencyMs?.max),
+      directP99Ms: p99Of('direct'),
+      bareP99Ms: p99Of('bare'),
+      machineBusy: Math.max(...[...latency.values(), ...throughput.values()].map((r) => Number(r.serverLoad.machineBusy.toFixed(2)))),
+      messageBytes: (serviceMax ?? service)?.messageBytes,
     }),
   );
 }
 
 if (process.argv[2] === 'server') {
-  await serve(process.argv[3] === 'bare' ? 'bare' : 'service');
+  const target = process.argv[3];
+  await serve(target === 'bare' ? 'bare' : target === 'direct' ? 'direct' : 'edge');
 } else {
   await main();
   process.exit(0);

@@ -41,6 +41,8 @@ export interface ServiceHooks {
   readonly engineClock?: () => number;
   /** Told of each durable batch before it is published to WebSocket subscribers (benchmarks time delivery from here). */
   readonly onDurable?: (records: readonly LogRecord[]) => void;
+  /** Told of each durable batch once it is published to WebSocket subscribers (benchmarks time the publisher's work). */
+  readonly onPublished?: (records: readonly LogRecord[]) => void;
   /** The service can no longer serve (the header edge's thread died); the caller should close it. */
   readonly onFatal?: (error: Error) => void;
 }
@@ -96,6 +98,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
       } catch (error) {
         logger.error({ err: error }, 'WebSocket publishing failed');
       }
+      hooks.onPublished?.(records);
     },
     onStop: (error) => logger.fatal({ err: error }, 'engine stopped: the event log failed for good'),
     onSnapshotError: (error) => logger.error({ err: error }, 'engine snapshot failed'),

@@ -1,11 +1,14 @@
-// The server side of bench:ws, a child process driven over IPC by bench/wsBench.ts. Two modes:
-// - service: the whole service (engine host on its journal, projector, HTTP and WebSocket behind the header
-//   edge) with one market; book changes are commands submitted to the engine host, as the API does. The
-//   durable moment of each record (ServiceHooks.onDurable, just before publishing) is reported by the
-//   record's time, which is the `timestamp` its price_change carries (the clock is made strictly increasing
-//   so that each record has its own).
+// The server side of bench:ws, a child process driven over IPC by bench/wsBench.ts. Two programs:
+// - the service (targets edge and direct): the whole service (engine host on its journal, projector, HTTP and
+//   WebSocket behind the header edge; for direct also its --ws-port, where the subscribers then connect)
+//   with one market; book changes are commands submitted to the engine host, as the API does. The durable
+//   moment of each record (ServiceHooks.onDurable, just before publishing) and the moment its batch was
+//   published (ServiceHooks.onPublished) are reported by the record's time, which is the `timestamp` its
+//   price_change carries (the clock is made strictly increasing so that each record has its own).
 // - bare: a bare uWS pub/sub program, the ceiling: every subscriber on one topic, and a message of the
 //   service's price_change shape published per change; its durable moment is its publish.
+// Moments are monoMs() (CLOCK_MONOTONIC, the client's clock too). Each drive also reports the process's
+// load over it (loadProbe.ts).
 // A change is made every 1000/rate ms (rate mode) or one after the other as fast as they go (max mode).
 
 import { mkdtempSync } from 'node:fs';
@@ -16,7 +19,9 @@ import type { us_listen_socket, WebSocket } from 'uWebSockets.js';
 import { parseConfig } from '../../config/index.js';
 import { loadUws } from '../../api/http/uwsLoader.js';
 import { startService } from '../../server/service.js';
-import { wallMs } from './rawWsClient.js';
+import { monoMs } from './rawWsClient.js';
+import { startLoadProbe, type LoadFigures } from './loadProbe.js';
+import { startCpuProfile, stopCpuProfile } from '../processProbe.js';
 
 export const CONDITION_ID = `0x${'b3'.repeat(32)}`;
 export const TOKENS = ['71321045679252212594626385532706912750332728571942532289631379312455583992563', '52114319501245915516055106046884209969926127482827954674443846427813813222426'] as const;
@@ -26,6 +31,8 @@ export interface DriveRequest {
   /** Changes per second; 0 = as fast as they go. */
   readonly rate: number;
   readonly seconds: number;
+  /** Profile the main thread's CPU over the drive into this file (.cpuprofile). */
+  readonly profile?: string;
 }
 
 /** The changes every subscriber has received so far (the slowest's count), for max mode's flow control. */
@@ -39,7 +46,10 @@ export const WINDOW = 64;
 
 export type ServerMessage =
   | { kind: 'ready'; port: number; path: string; subscribe: string }
-  | { kind: 'driven'; changes: number; durable: [number, number][] };
+  | { kind: 'driven'; changes: number; marks: Mark[]; load: LoadFigures };
+
+/** A change's record time (its price_change's `timestamp`), when it was durable, and when it was published. */
+export type Mark = [time: number, durableMs: number, publishedMs: number];
 
 function reply(message: ServerMessage): void {
   process.send?.(message);
@@ -102,7 +112,17 @@ async function drive(request: DriveRequest, change: (i: number) => Promise<void>
   return i;
 }
 
-async function serveService(): Promise<void> {
+/** drive() under the load probe, and the CPU profiler when asked. */
+async function measured(request: DriveRequest, change: (i: number) => Promise<void> | void): Promise<{ changes: number; load: LoadFigures }> {
+  if (request.profile !== undefined) await startCpuProfile();
+  const probe = startLoadProbe();
+  const changes = await drive(request, change);
+  const load = probe.stop();
+  if (request.profile !== undefined) await stopCpuProfile(request.profile);
+  return { changes, load };
+}
+
+async function serveService(direct: boolean): Promise<void> {
   const parsed = parseConfig([], {});
   if (parsed.kind !== 'config') throw new Error('default configuration is invalid');
   const config = {
@@ -116,16 +136,20 @@ async function serveService(): Promise<void> {
     wsIdleTimeoutSec: 900,
     wsMaxBackpressureBytes: 64 * 1024 * 1024,
     headerEdge: process.env.BENCH_EDGE !== 'false',
-    wsPort: process.env.BENCH_WS_DIRECT === 'true' ? 0 : undefined,
+    wsPort: direct ? 0 : undefined,
   };
   let last = 0;
   const clock = (): number => (last = Math.max(Date.now(), last + 1));
-  let durable: [number, number][] = [];
+  let marks: Mark[] = [];
   const service = await startService(config, pino({ level: 'silent' }), {
     clock,
     onDurable: (records) => {
-      const at = wallMs();
-      for (const r of records) durable.push([r.command.time, at]);
+      const at = monoMs();
+      for (const r of records) marks.push([r.command.time, at, NaN]);
+    },
+    onPublished: (records) => {
+      const at = monoMs();
+      for (let i = marks.length - records.length; i < marks.length; i++) (marks[i] as Mark)[2] = at;
     },
   });
   const host = service.engine;
@@ -154,10 +178,10 @@ async function serveService(): Promise<void> {
       void service.close().then(() => process.exit(0));
       return;
     }
-    durable = [];
-    void drive(m, change).then((changes) => reply({ kind: 'driven', changes, durable }));
+    marks = [];
+    void measured(m, change).then(({ changes, load }) => reply({ kind: 'driven', changes, marks, load }));
   });
-  reply({ kind: 'ready', port: service.wsPort ?? service.port, path: '/ws/market', subscribe: JSON.stringify({ type: 'market', assets_ids: [TOKENS[0]] }) });
+  reply({ kind: 'ready', port: direct ? (service.wsPort as number) : service.port, path: '/ws/market', subscribe: JSON.stringify({ type: 'market', assets_ids: [TOKENS[0]] }) });
 }
 
 async function serveBare(): Promise<void> {
@@ -177,11 +201,12 @@ async function serveBare(): Promise<void> {
   });
   const socket = await new Promise<us_listen_socket>((resolve, reject) => app.listen('127.0.0.1', 0, (s) => (s ? resolve(s) : reject(new Error('listen')))));
   let last = 0;
-  let durable: [number, number][] = [];
+  let marks: Mark[] = [];
   const change = (i: number): void => {
     last = Math.max(Date.now(), last + 1);
     const message = priceChange(last, i);
-    durable.push([last, wallMs()]);
+    const at = monoMs();
+    marks.push([last, at, at]);
     app.publish('t', message, false, false);
   };
   process.on('message', (m: DriveRequest | AckMessage | 'stop') => {
@@ -190,13 +215,14 @@ async function serveBare(): Promise<void> {
       uws.us_listen_socket_close(socket);
       process.exit(0);
     }
-    durable = [];
-    void drive(m, change).then((changes) => reply({ kind: 'driven', changes, durable }));
+    marks = [];
+    void measured(m, change).then(({ changes, load }) => reply({ kind: 'driven', changes, marks, load }));
   });
   reply({ kind: 'ready', port: uws.us_socket_local_port(socket), path: '/ws', subscribe: 'subscribe' });
 }
 
-export async function serve(mode: 'service' | 'bare'): Promise<void> {
-  if (mode === 'service') await serveService();
-  else await serveBare();
+/** edge: subscribers on the service's public port; direct: on its --ws-port; bare: the bare program. */
+export async function serve(mode: 'edge' | 'direct' | 'bare'): Promise<void> {
+  if (mode === 'bare') await serveBare();
+  else await serveService(mode === 'direct');
 }
