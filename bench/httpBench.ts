@@ -9,7 +9,7 @@
 // Env: BENCH_HEADER_EDGE (unset: both deployments; true or false: that one only), BENCH_SECONDS (10),
 // BENCH_CONNECTIONS (50), BENCH_POSITIONS (true; false skips GET /positions), BENCH_COMPRESSION (true; false
 // skips the compression runs), BENCH_CPU_PROF=<dir> (a CPU profile of the service's main thread over each
-// /book run, summarised after the tables).
+// /book run and each account and activity read run, summarised after the tables).
 //
 // Compression: GET /book again with a browser's `Accept-Encoding: gzip, deflate, br` (its answer is under
 // the threshold, so this shows what merely asking costs the fast path), and what compressing the 94 KB
@@ -257,7 +257,18 @@ async function measure(edge: boolean): Promise<Deployment> {
   const data = svc.info.reads;
   if (data !== undefined) {
     const rows = readRows(data, edge);
-    for (const row of rows) reads.push({ row, solo: await load(svc, base, row.requests()) });
+    for (const row of rows) {
+      if (PROFILE_DIR === undefined) {
+        reads.push({ row, solo: await load(svc, base, row.requests()) });
+        continue;
+      }
+      const file = resolve(join(PROFILE_DIR, `${row.name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${edge ? 'edge' : 'no-edge'}-${Date.now()}.cpuprofile`));
+      await ask(svc, { op: 'profile', action: 'start' });
+      const solo = await load(svc, base, row.requests());
+      await ask(svc, { op: 'profile', action: 'stop', file });
+      reads.push({ row, solo });
+      profile = [...(profile ?? []), `profile of the service's main thread over ${row.name} (${edge ? 'edge' : 'no edge'}): ${file}`, ...summariseProfile(file, solo.requests, 'request')];
+    }
     // Every read in one cycling run while orders go in at ORDER_RATE per second.
     await ask(svc, { op: 'orders', action: 'start', rate: ORDER_RATE });
     const all = rows.flatMap((r) => r.requests().slice(0, 20));

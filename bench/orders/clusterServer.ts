@@ -8,7 +8,9 @@
 // Answers: {op: 'cpu'} the CPU of each process (from /proc; `threads` holds it per role), the engine's and the
 // projector's log positions, and the API node's replica delay (its replica_delay_seconds summary: p50, p99);
 // {op: 'settle'} waits until the projector holds the engine's last position. Profiles and heap snapshots are
-// refused (there is no single process to profile). SIGTERM stops every process and removes their data.
+// refused (there is no single process to profile); BENCH_CLUSTER_PROF=<dir> instead writes a V8 CPU profile of
+// each role process's main thread over its whole life (node --cpu-prof) into that directory when the bench ends.
+// SIGTERM stops every process and removes their data.
 
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +32,7 @@ const mainScript = join(root, ts ? 'server/main.ts' : 'dist/server/main.js');
 const NODE_FLAGS = readFileSync(join(root, 'scripts/node-flags'), 'utf8').split(/\s+/).filter((f) => f !== '');
 const work = mkdtempSync(join(tmpdir(), 'bench-cluster-'));
 const children: { name: string; child: ChildProcess }[] = [];
+const PROFILE_DIR = process.env.BENCH_CLUSTER_PROF;
 let kafkaState: string | undefined;
 
 function cleanUp(): void {
@@ -53,7 +56,8 @@ function brokers(): string {
 
 /** Starts `node main ...` and resolves with the first JSON log line for each of `matches`, in their order. */
 function startProcess(name: string, args: string[], matches: ((line: Record<string, unknown>) => boolean)[]): Promise<Record<string, unknown>[]> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, ...(ts ? ['--import', 'tsx'] : []), mainScript, '--log-format', 'json', '--log-level', 'info', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = PROFILE_DIR === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR, '--cpu-prof-name', `${name}.cpuprofile`];
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...profile, ...(ts ? ['--import', 'tsx'] : []), mainScript, '--log-format', 'json', '--log-level', 'info', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push({ name, child });
   const found: (Record<string, unknown> | undefined)[] = matches.map(() => undefined);
   return new Promise((resolve, reject) => {
@@ -92,9 +96,30 @@ function processCpuUs(pid: number): { user: number; system: number } {
   return { user: Number(fields[11]) * tick, system: Number(fields[12]) * tick };
 }
 
+/** Profiled processes write their profile on a graceful exit: SIGTERM them and wait (at most 20 s) first. */
+async function stopGracefully(): Promise<void> {
+  if (PROFILE_DIR === undefined) return;
+  await Promise.all(
+    children.map(({ child }) =>
+      child.exitCode !== null || child.signalCode !== null
+        ? undefined
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, 20_000);
+            child.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            child.kill('SIGTERM');
+          }),
+    ),
+  );
+}
+
 process.on('SIGTERM', () => {
-  cleanUp();
-  process.exit(0);
+  void stopGracefully().then(() => {
+    cleanUp();
+    process.exit(0);
+  });
 });
 
 try {

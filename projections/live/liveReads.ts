@@ -95,11 +95,30 @@ export async function liveHolders(state: LiveState, metadata: MarketMetadataSour
   return groups;
 }
 
+/** Larger first; equal sizes by account ascending (the order of holders()). */
+function holderBefore(a: PositionState, b: PositionState): boolean {
+  return a.size !== b.size ? a.size > b.size : a.account < b.account;
+}
+
+/**
+ * The `limit` largest holders, in holderBefore order: one pass keeping the best `limit` so far in a sorted
+ * array (a market has thousands of holders and a page holds 20 by default, so nearly every holder is decided
+ * by one comparison with the smallest kept, and nothing is sorted but the page).
+ */
 function topHolders(state: LiveState, tokenId: string, conditionId: string, minBalance: number, limit: number): PositionState[] {
-  const all = state.holdersByToken.get(tokenId) ?? [];
-  const found = all.filter((p) => p.size > 0 && p.size >= minBalance && p.account !== state.feeAccount && p.conditionId === conditionId);
-  found.sort((a, b) => (a.size !== b.size ? b.size - a.size : a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
-  return found.length > limit ? found.slice(0, limit) : found;
+  const top: PositionState[] = [];
+  if (limit <= 0) return top;
+  for (const p of state.holdersByToken.get(tokenId) ?? []) {
+    if (p.size <= 0 || p.size < minBalance || p.account === state.feeAccount || p.conditionId !== conditionId) continue;
+    if (top.length === limit && !holderBefore(p, top[limit - 1] as PositionState)) continue;
+    let i = top.length === limit ? limit - 1 : top.length;
+    while (i > 0 && holderBefore(p, top[i - 1] as PositionState)) {
+      top[i] = top[i - 1] as PositionState;
+      i--;
+    }
+    top[i] = p;
+  }
+  return top;
 }
 
 const orderRow = (o: OpenOrder): OrderRow => ({
