@@ -5,8 +5,9 @@
 // server can be installed here), one engine, one projector and one API node, which the load generator posts
 // to. Every process runs with scripts/node-flags, as npm start runs the service.
 //
-// Answers: {op: 'cpu'} the CPU of each process (from /proc; `threads` holds it per role), the engine's and the
-// projector's log positions, and the API node's replica delay (its replica_delay_seconds summary: p50, p99);
+// Answers: {op: 'cpu'} the CPU of each process (from /proc; `threads` holds it per role, and the Kafka broker's
+// JVM's when this server started the broker), the engine's and the projector's log positions, and the API
+// node's replica delay (its replica_delay_seconds summary: p50, p99);
 // {op: 'settle'} waits until the projector holds the engine's last position. Profiles and heap snapshots are
 // refused (there is no single process to profile); BENCH_CLUSTER_PROF=<dir> instead writes a V8 CPU profile of
 // each role process's main thread over its whole life (node --cpu-prof) into that directory when the bench ends.
@@ -86,6 +87,17 @@ async function metric(port: number, name: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line === undefined ? Number.NaN : Number(line.slice(name.length + 1));
+}
+
+/** The pid of the broker this server started (its state file's KAFKA_PID); undefined with KAFKA_BROKERS. */
+function kafkaPid(): number | undefined {
+  if (kafkaState === undefined) return undefined;
+  try {
+    const line = readFileSync(join(kafkaState, 'broker.env'), 'utf8').split('\n').find((l) => l.startsWith('KAFKA_PID='));
+    return line === undefined ? undefined : Number(line.slice('KAFKA_PID='.length));
+  } catch {
+    return undefined;
+  }
 }
 
 /** CPU time of a process (user + system, µs) from /proc. */
@@ -173,9 +185,11 @@ try {
         const threads: Record<string, number> = {};
         let user = 0;
         let system = 0;
-        for (const { name, child } of children) {
-          if (child.pid === undefined) continue;
-          const cpu = processCpuUs(child.pid);
+        const pids = children.flatMap(({ name, child }) => (child.pid === undefined ? [] : [{ name, pid: child.pid }]));
+        const broker = kafkaPid();
+        if (broker !== undefined) pids.push({ name: 'kafka broker (JVM)', pid: broker });
+        for (const { name, pid } of pids) {
+          const cpu = processCpuUs(pid);
           threads[name] = (cpu.user + cpu.system) / 1000;
           user += cpu.user;
           system += cpu.system;
