@@ -133,6 +133,11 @@ export class PositionsBuilder {
     }
   }
 
+  /** The positions the batch so far has changed (until discardPending or the rows are taken). */
+  changed(): IterableIterator<PositionState> {
+    return this.pending.keys();
+  }
+
   /** Forgets the batch's changed positions (a reader that keeps the state and writes no rows). */
   discardPending(): void {
     if (this.pending.size > 0) this.pending = new Map();

@@ -100,14 +100,34 @@ function holderBefore(a: PositionState, b: PositionState): boolean {
   return a.size !== b.size ? a.size > b.size : a.account < b.account;
 }
 
+/** Most answers kept in LiveState.holdersCache; past it the cache starts afresh. */
+const HOLDERS_CACHE_MAX = 10_000;
+
 /**
- * The `limit` largest holders, in holderBefore order: one pass keeping the best `limit` so far in a sorted
- * array (a market has thousands of holders and a page holds 20 by default, so nearly every holder is decided
- * by one comparison with the smallest kept, and nothing is sorted but the page).
+ * The `limit` largest holders, in holderBefore order. Many clients ask for the same market's holders (a market
+ * page shows them), and they change only when a position of the token does: an answer is kept, per token and
+ * parameters, until the token's version (LiveState.tokenVersions, the last record that changed one of its
+ * positions) moves on.
  */
-function topHolders(state: LiveState, tokenId: string, conditionId: string, minBalance: number, limit: number): PositionState[] {
+function topHolders(state: LiveState, tokenId: string, conditionId: string, minBalance: number, limit: number): readonly PositionState[] {
+  if (limit <= 0) return [];
+  const version = state.tokenVersions.get(tokenId) ?? 0;
+  const key = `${tokenId}|${conditionId}|${minBalance}|${limit}`;
+  const kept = state.holdersCache.get(key);
+  if (kept !== undefined && kept.version === version) return kept.top;
+  const top = scanHolders(state, tokenId, conditionId, minBalance, limit);
+  if (state.holdersCache.size >= HOLDERS_CACHE_MAX) state.holdersCache.clear();
+  state.holdersCache.set(key, { version, top });
+  return top;
+}
+
+/**
+ * One pass over the token's holders keeping the best `limit` so far in a sorted array (a market has thousands
+ * of holders and a page holds 20 by default, so nearly every holder is decided by one comparison with the
+ * smallest kept, and nothing is sorted but the page).
+ */
+function scanHolders(state: LiveState, tokenId: string, conditionId: string, minBalance: number, limit: number): PositionState[] {
   const top: PositionState[] = [];
-  if (limit <= 0) return top;
   for (const p of state.holdersByToken.get(tokenId) ?? []) {
     if (p.size <= 0 || p.size < minBalance || p.account === state.feeAccount || p.conditionId !== conditionId) continue;
     if (top.length === limit && !holderBefore(p, top[limit - 1] as PositionState)) continue;

@@ -78,6 +78,10 @@ export class LiveState {
   readonly openByAccount = new Map<string, Map<string, OpenOrder>>();
   /** Positions of each token (any size, the fee account's too), in creation order. */
   readonly holdersByToken = new Map<string, PositionState[]>();
+  /** The log position of the last change to any position of a token (absent: none since start-up). */
+  readonly tokenVersions = new Map<string, number>();
+  /** Answers computed from the holders of a token, kept while its version stands (liveReads.ts topHolders). */
+  readonly holdersCache = new Map<string, { readonly version: number; readonly top: readonly PositionState[] }>();
   /** The newest fills of each account. */
   readonly fills: FillWindows;
   private readonly lastTrade = new Map<string, number>();
@@ -114,6 +118,7 @@ export class LiveState {
     const touched = this.orders.apply(record, this.rows, this.fillOrders);
     this.orders.discardPending();
     this.positions.apply(record);
+    for (const p of this.positions.changed()) this.tokenVersions.set(p.tokenId, record.pos);
     this.positions.discardPending();
     this.applyMarks(record, touched);
     this.fills.apply(record);

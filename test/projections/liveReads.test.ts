@@ -113,10 +113,15 @@ for (const seed of seeds) {
 
     const applied = new LiveState({ feeAccount: FEE_ACCOUNT });
     const bounded = new LiveState({ feeAccount: FEE_ACCOUNT, maxFinishedOrders: 3 });
-    for (const r of session.records) {
+    const conditionIds = [...new Set(events.flatMap((e) => (e.type === 'MarketListed' ? [e.conditionId] : [])))];
+    for (const [i, r] of session.records.entries()) {
       applied.apply(r);
       bounded.apply(r);
+      // Ask for holders all along, so that the answers memory keeps per token (until a position of the token
+      // changes) are warm when the histories end: a kept answer that outlived a change would differ below.
+      if (i % 7 === 0) for (const market of conditionIds) for (const p of [{}, { limit: 1 }, { minBalance: 5, limit: 2 }]) await liveHolders(applied, ctx.metadata, { market: [market], ...p });
     }
+    t.ok(applied.holdersCache.size > 0, 'holders answers were kept along the way');
     const finished = events.filter((e) => e.type === 'OrderAccepted').length - applied.openByAccount.size;
     t.ok(bounded.horizon > 0 && finished > 3, 'the bounded model let finished orders go');
     const someAccepted = events.find((e) => e.type === 'OrderAccepted');
