@@ -15,19 +15,8 @@ export interface PoolOptions {
   readonly record: boolean;
 }
 
-export interface PoolReceipts {
-  /** Receipts of price changes: the record time each carried, and when it arrived (monoMs). */
-  readonly ts: Float64Array;
-  readonly at: Float64Array;
-  readonly delivered: number;
-  readonly held: number;
-  readonly first: number;
-  readonly last: number;
-  readonly messageBytes: number;
-  /** The worst thread's event-loop delay. */
-  readonly loopDelayP99Ms: number;
-  readonly loopDelayMaxMs: number;
-}
+/** Every thread's receipts together (loop delays: the worst thread's). */
+export type PoolReceipts = Omit<WorkerReceipts, 'kind'>;
 
 interface Thread {
   readonly worker: Worker;

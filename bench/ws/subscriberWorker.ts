@@ -22,6 +22,7 @@ export interface WorkerSetup {
 
 export interface WorkerReceipts {
   readonly kind: 'receipts';
+  /** Receipts of price changes: the record time each carried, and when it arrived (monoMs). */
   readonly ts: Float64Array;
   readonly at: Float64Array;
   /** Price changes received, summed over this thread's subscribers. */
