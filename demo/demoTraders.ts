@@ -6,8 +6,9 @@
 // as a venue's operator credits a trader's deposit.
 //
 // Wallets are derived from the API keys' master secret, so after a restart the same traders resume: the
-// maker cancels what it left open and quotes again. Load is bounded: each quote cycle of a market cancels
-// its quotes and posts one batch (QUOTE_LEVELS a side), one market a cycle, one taker order a taker tick.
+// maker cancels what it left open and quotes every market once. Load is bounded: then each quote cycle of a
+// market signs a fresh ladder, cancels the old one and posts the new as one batch (QUOTE_LEVELS a side), one
+// market a cycle, one taker order a taker tick.
 
 import { ClobClient, OrderType, Side, type ApiKeyCreds } from '@polymarket/clob-client-v2';
 import { Wallet, keccak256, toUtf8Bytes, concat } from 'ethers';
@@ -106,7 +107,7 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
   for (let i = 0; i < (options.takers ?? 3); i++) takers.push(await makeTrader(`taker-${i + 1}`, TAKER_COLLATERAL, TAKER_INVENTORY));
   await maker.client.cancelAll();
 
-  /** Cancels the maker's quotes in `m` and posts a fresh ladder around its fair price (which drifts). */
+  /** Replaces the maker's quotes in `m` with a fresh ladder around its fair price (which drifts). */
   const quote = async (m: Market): Promise<void> => {
     if (m.status !== 'active') return;
     const tick = tickOf(m);
@@ -114,7 +115,8 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     const p = Math.min(0.9, Math.max(0.1, before + (rng() - 0.5) * 6 * tick));
     fair.set(m.conditionId, p);
     const [yes] = m.tokenIds;
-    await maker.client.cancelMarketOrders({ market: m.conditionId });
+    // The new ladder is signed before the old one is cancelled, so that the book is empty only between the
+    // cancel's answer and the post, not for the whole signing of the ladder.
     const orders = [];
     const minShares = m.params.minSize / 1_000_000;
     for (let level = 1; level <= QUOTE_LEVELS; level++) {
@@ -124,6 +126,7 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
       if (bid > 0) orders.push(await maker.client.createOrder({ tokenID: yes, price: bid, size, side: Side.BUY }));
       if (ask < 1) orders.push(await maker.client.createOrder({ tokenID: yes, price: ask, size, side: Side.SELL }));
     }
+    await maker.client.cancelMarketOrders({ market: m.conditionId });
     await maker.client.postOrders(orders.map((order) => ({ order, orderType: OrderType.GTC })));
   };
 
@@ -140,11 +143,23 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     await taker.client.postOrder(order, OrderType.FAK);
   };
 
+  // Every market gets its ladder at once, so that no demo book is empty while the cycle comes round to it; the
+  // cycle then starts one period later, with the market quoted first.
+  for (const m of markets) {
+    try {
+      await quote(m);
+    } catch (error) {
+      logger.debug({ err: error }, 'demo maker failed');
+    }
+  }
+
   let stopped = false;
   const loops: Promise<void>[] = [];
-  const every = (what: string, ms: () => number, act: () => Promise<void>): void => {
+  /** Runs `act` every `ms()` until stopped; with `waitFirst`, the first run too waits one period. */
+  const every = (what: string, ms: () => number, act: () => Promise<void>, waitFirst = false): void => {
     loops.push(
       (async () => {
+        if (waitFirst) await new Promise((resolve) => setTimeout(resolve, ms()));
         while (!stopped) {
           try {
             await act();
@@ -161,7 +176,7 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     const m = markets[next++ % markets.length];
     if (m !== undefined) await quote(m);
     if (next % (markets.length * 30) === 0) await fund(maker.account, MAKER_COLLATERAL, MAKER_INVENTORY);
-  });
+  }, true);
   takers.forEach((taker, i) => {
     let n = 0;
     every(taker.name, () => cycleMs * (1.5 + rng() + i * 0.25), async () => {

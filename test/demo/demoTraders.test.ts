@@ -45,7 +45,7 @@ t.test('demo traders make a live exchange: depth, trades, price history', async 
   });
   t.ok(Number(book.bids.at(-1)?.price) < Number(book.asks.at(-1)?.price), 'best bid below best ask');
   const mirror = await json<Book>(`${svc.baseUrl}/clob/book?token_id=${no}`);
-  t.ok(mirror.bids.length >= 2 && mirror.asks.length >= 2, 'the other outcome shows the same liquidity, mirrored');
+  t.ok(mirror.bids.length >= 2 && mirror.asks.length >= 2, 'the other outcome shows the same liquidity, mirrored', { book: JSON.stringify(book), mirror: JSON.stringify(mirror) });
 
   const trades = await until('trades on the activity surface', 30_000, async () => {
     const list = await json<{ conditionId: string }[]>(`${svc.baseUrl}/activity/trades?limit=50`);
