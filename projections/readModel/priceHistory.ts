@@ -52,6 +52,7 @@ export interface BatchPriceHistoryParams extends RangeParams {
 interface Range {
   /** Unix seconds, floored to the minute; undefined: from each token's first mark. */
   readonly start: number | undefined;
+  /** Unix seconds, exclusive; with a fraction when the range ends now. */
   readonly end: number;
   readonly fidelity: number | undefined;
 }
@@ -64,7 +65,9 @@ function range(ctx: ReadContext, params: RangeParams): Range {
   if (interval !== undefined && (startTs !== undefined || endTs !== undefined)) {
     throw new ReadModelInputError('interval', 'interval excludes startTs and endTs');
   }
-  const now = Math.floor(ctx.now() / 1000);
+  // "Now" keeps its milliseconds: a mark made in the current second (of a minute that began in it) is inside a
+  // range that ends now, which whole seconds would leave out of the exclusive end.
+  const now = ctx.now() / 1000;
   const end = endTs ?? now;
   if (startTs !== undefined && startTs > end) throw new ReadModelInputError('startTs', 'must not be after endTs');
   const from = interval === undefined || interval === 'max' || interval === 'all' ? startTs : end - INTERVAL_SECONDS[interval];
@@ -111,7 +114,7 @@ async function histories(ctx: ReadContext, tokens: readonly string[], params: Ra
        SELECT token_id, toUnixTimestamp(max(minute)) AS m, argMax(${MARK_SQL}, minute) AS p FROM ${ctx.db}.price_history FINAL
         WHERE token_id IN {tokens:Array(String)} AND minute < toDateTime({start:UInt32}, 'UTC') AND ${MARK_SQL} IS NOT NULL GROUP BY token_id
      ) ORDER BY token_id, m`,
-    { tokens, start, end: r.end },
+    { tokens, start, end: Math.ceil(r.end) },
   );
   const byToken = new Map<string, MarkRow[]>();
   for (const row of rows) {

@@ -53,6 +53,14 @@ t.test('price history', async (t) => {
     t.equal((await priceHistory(later, { market: 'Y1', interval: 'max', fidelity: 1_440 })).history.length, 40);
   });
 
+  t.test('a mark made in the current second is inside a range that ends now', async (t) => {
+    // Minute 7 holds the last mark (0.65); now is half a second into it.
+    const justAfter = atTime(ctx, at(7) + 500);
+    const history = (await priceHistory(justAfter, { market: 'Y1', interval: '1h' })).history;
+    t.same(history, series(T0S, [0.4, 0.4, 0.6, 0.6, 0.6, 0.7, 0.7, 0.65]), 'minute 7 began half a second ago and has its point');
+    t.same((await priceHistory(atTime(ctx, at(7)), { market: 'Y1', interval: '1h' })).history, series(T0S, [0.4, 0.4, 0.6, 0.6, 0.6, 0.7, 0.7]), 'at its very first millisecond, minute 7 has not begun to count');
+  });
+
   t.test('at most MAX_POINTS per token: a default fidelity is raised, an explicit one refused', async (t) => {
     const later = atTime(ctx, T0 + 100 * DAY);
     const raised = (await priceHistory(later, { market: 'Y1', interval: 'max' })).history;
