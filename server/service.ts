@@ -140,6 +140,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
         maxFinishedOrders: config.liveFinishedOrders,
         maxAccountFills: config.liveAccountFills,
         maxFills: config.liveFills,
+        maxShownJson: config.liveShownJson,
         onFailure: (error) => logger.error({ err: error }, 'the in-memory read model stopped; its reads go to ClickHouse'),
       })
     : undefined;

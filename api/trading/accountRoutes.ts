@@ -12,7 +12,9 @@
 // Each read sees everything acknowledged so far (readYourWrites.ts), so an order or trade a POST returned is
 // visible at once. The order reads, and the pages of GET /data/trades that lie within the caller's fills
 // memory keeps, come from the in-memory read model when it runs (projections/live/: same answers, no wait
-// for the projector); the rest from ClickHouse once the projector holds everything acknowledged (an order
+// for the projector; a page of orders or trades already as JSON, from the text memory keeps of each order or
+// fill shown); the
+// rest from ClickHouse once the projector holds everything acknowledged (an order
 // memory no longer holds, an older page of trades, builder trades). Query parameters are checked after
 // authentication.
 
@@ -24,8 +26,8 @@ import { addressOf, assetOf, builderCodeOf, given, marketOf, orderIdOf } from '.
 import { BUILDER_TRADES_ANSWER, ORDER, ORDER_ANSWER, page, TRADE } from './accountSchemas.js';
 import { requireL2 } from './authenticate.js';
 import { memoryCaughtUp, projectionsCaughtUp, projectionsReach } from './readYourWrites.js';
-import { accountOrderAnywhere, liveAccountOrders, NOT_IN_MEMORY } from '../../projections/live/liveReads.js';
-import { liveAccountTrades } from '../../projections/live/liveTrades.js';
+import { accountOrderAnywhere, liveAccountOrdersJson, NOT_IN_MEMORY } from '../../projections/live/liveReads.js';
+import { liveAccountTradesJson } from '../../projections/live/liveTrades.js';
 import type { TradingDeps } from './tradingDeps.js';
 
 const AUTH_ERRORS = ['unauthorized', 'rate_limited', 'unavailable', 'internal'] as const;
@@ -118,7 +120,10 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
           nextCursor: given(q, 'next_cursor'),
         };
         const memory = await memoryCaughtUp(deps);
-        if (memory !== undefined) return ok(await liveAccountOrders(memory, ctx.metadata, params));
+        if (memory !== undefined) {
+          const page = await liveAccountOrdersJson(memory, ctx.metadata, params);
+          return typeof page === 'string' ? { status: 200, body: undefined, encoded: page } : ok(page);
+        }
         await projectionsCaughtUp(deps);
         return ok(await accountOrders(ctx, params));
       },
@@ -136,7 +141,8 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
         const q = req.query;
         const params = { caller: caller.account, ...tradeFilters(q), taker: addressOf('taker', given(q, 'taker')), maker: addressOf('maker', given(q, 'maker')) };
         const memory = await memoryCaughtUp(deps);
-        const page = memory === undefined ? NOT_IN_MEMORY : await liveAccountTrades(memory, ctx.metadata, params);
+        const page = memory === undefined ? NOT_IN_MEMORY : await liveAccountTradesJson(memory, ctx.metadata, params);
+        if (typeof page === 'string') return { status: 200, body: undefined, encoded: page };
         if (page !== NOT_IN_MEMORY) return ok(page);
         await projectionsCaughtUp(deps);
         return ok(await accountTrades(ctx, params));

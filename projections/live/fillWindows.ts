@@ -25,6 +25,16 @@ export interface HeldFill extends TradeRow {
   readonly maker_amount: number;
   /** transactionHashOf(fill_id) once a read has shown the fill, '' before: front ends read the same recent fills again and again. */
   txHash: string;
+  /** The fill's trade JSON once GET /data/trades has shown it (tradeJsonCache.ts), else undefined. */
+  json: TradeJsonEntry | undefined;
+}
+
+/** A fill's trade JSON in the CLOB shape without its reader's `trader_side` value, and the outcome labels it shows. */
+export interface TradeJsonEntry {
+  readonly head: string;
+  readonly tail: string;
+  readonly takerOutcome: string;
+  readonly makerOutcome: string;
 }
 
 /** One account's window: its newest fills, oldest first, at fills[head..] (slots before head are cleared). */
@@ -156,6 +166,7 @@ export class FillWindows {
       maker_fee_bps: makerFeeBps,
       maker_amount: makerAmount,
       txHash: '',
+      json: undefined,
     };
     this.order.push(f);
     this.push(taker, f);

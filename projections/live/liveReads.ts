@@ -2,7 +2,8 @@
 // GET /holders, GET /data/orders and GET /data/order/{id}. Each checks its parameters and shapes its answer
 // with the read model's own functions (projections/readModel/), so for the same log position the answer is
 // the one ClickHouse gives, byte for byte (test/projections/liveReads.test.ts compares them over generated
-// histories). Only the rows come from memory instead of a query.
+// histories). Only the rows come from memory instead of a query. GET /data/orders is sent as text: the JSON
+// memory keeps of each open order shown (orderJsonCache.ts), joined.
 
 import type { Outcome } from '../../engine/index.js';
 import { ReadModelInputError } from '../readModel/errors.js';
@@ -26,6 +27,8 @@ import {
   type OrderRow,
   type OrderStatus,
 } from '../readModel/accountOrders.js';
+import { cursorFor, END_CURSOR } from '../readModel/cursor.js';
+import { pageJson } from '../readModel/jsonText.js';
 import { assetOf, toFloat } from '../readModel/wire.js';
 import type { OpenOrder } from '../builders/orders.js';
 import type { PositionState } from '../builders/positions.js';
@@ -165,18 +168,45 @@ function newestFirst(a: OpenOrder, b: OpenOrder): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
-/** GET /data/orders: the caller's LIVE orders, newest first. */
-export async function liveAccountOrders(state: LiveState, metadata: MarketMetadataSource, params: AccountOrdersParams): Promise<OrderPage> {
-  const { caller, id, market, assetId, limit, offset } = accountOrdersQuery(params);
-  if (offset === 'end') return endPage(limit);
+/** The caller's LIVE orders a page of GET /data/orders shows, from the offset on (one more says a page follows). */
+function openOrderRows(state: LiveState, query: ReturnType<typeof accountOrdersQuery> & { offset: number }): OpenOrder[] {
+  const { caller, id, market, assetId, limit, offset } = query;
   const open: OpenOrder[] = [];
   for (const o of state.openByAccount.get(caller)?.values() ?? []) {
     if ((id === undefined || o.id === id) && (market === undefined || o.conditionId === market) && (assetId === undefined || o.tokenId === assetId)) open.push(o);
   }
   open.sort(newestFirst);
-  const rows = open.slice(offset, offset + limit + 1).map(orderRow);
+  return open.slice(offset, offset + limit + 1);
+}
+
+/** GET /data/orders: the caller's LIVE orders, newest first. */
+export async function liveAccountOrders(state: LiveState, metadata: MarketMetadataSource, params: AccountOrdersParams): Promise<OrderPage> {
+  const query = accountOrdersQuery(params);
+  const { limit, offset } = query;
+  if (offset === 'end') return endPage(limit);
+  const rows = openOrderRows(state, { ...query, offset }).map(orderRow);
   const shown = rows.slice(0, limit);
   return orderPage(limit, offset, rows, await liveMarkets(state, metadata, shown.map((r) => r.condition_id)));
+}
+
+/**
+ * GET /data/orders as the JSON text the route's schema serialiser would write for liveAccountOrders' page (the
+ * page past the last, which has no orders, as that object), from the order texts memory keeps.
+ */
+export async function liveAccountOrdersJson(state: LiveState, metadata: MarketMetadataSource, params: AccountOrdersParams): Promise<string | OrderPage> {
+  const query = accountOrdersQuery(params);
+  const { limit, offset } = query;
+  if (offset === 'end') return endPage(limit);
+  const rows = openOrderRows(state, { ...query, offset });
+  const count = Math.min(rows.length, limit);
+  const info = await liveMarkets(state, metadata, rows.slice(0, count).map((o) => o.conditionId));
+  let items = '';
+  for (let i = 0; i < count; i++) {
+    const o = rows[i] as OpenOrder;
+    if (i > 0) items += ',';
+    items += state.orderJson.textOf(o, info.get(o.conditionId), orderRow);
+  }
+  return pageJson(items, rows.length > limit ? cursorFor(offset + limit) : END_CURSOR, limit, count);
 }
 
 /**

@@ -12,10 +12,11 @@
 // - the latest mark of each market (outcome 0's terms), as price_history and latest_prices define it: the
 //   midpoint at the end of the latest minute in which its book or last trade changed, else the last trade;
 //   when that minute has neither, the mark at the end of the latest earlier minute that had one;
-// - the newest fills of each account (FillWindows): up to maxAccountFills per account and maxFills in all.
+// - the newest fills of each account (FillWindows): up to maxAccountFills per account and maxFills in all;
+//   the JSON of up to maxShownJson of them, and of as many open orders, once shown (TradeJsonCache, OrderJsonCache).
 //
 // Bounded by what the exchange holds anyway: one entry per (account, token) ever held, per open order, per
-// market; finished orders up to maxFinishedOrders; fills up to maxFills.
+// market; finished orders up to maxFinishedOrders; fills up to maxFills; shown JSON texts up to maxShownJson of each.
 
 import type { EventsRecord } from '../../log/eventLog.js';
 import { PRICE_ONE, type Outcome } from '../../engine/index.js';
@@ -24,6 +25,11 @@ import { OrdersBuilder, type FillOrders, type OpenOrder } from '../builders/orde
 import { PositionsBuilder, type PositionState } from '../builders/positions.js';
 import { RowSink } from '../rows.js';
 import { DEFAULT_MAX_ACCOUNT_FILLS, DEFAULT_MAX_FILLS, FillWindows, type AccountFills } from './fillWindows.js';
+import { OrderJsonCache } from './orderJsonCache.js';
+import { TradeJsonCache } from './tradeJsonCache.js';
+
+/** Default most fills, and most open orders, whose JSON is kept once shown. */
+export const DEFAULT_MAX_SHOWN_JSON = 20_000;
 
 /** Default most finished orders kept in memory (~0.65 KB each). */
 export const DEFAULT_MAX_FINISHED_ORDERS = 200_000;
@@ -52,6 +58,8 @@ export interface LiveStateOptions {
   readonly maxAccountFills?: number;
   /** Most fills kept in all (DEFAULT_MAX_FILLS); 0: none. */
   readonly maxFills?: number;
+  /** Most fills, and most open orders, whose JSON is kept once shown (DEFAULT_MAX_SHOWN_JSON); 0: none. */
+  readonly maxShownJson?: number;
 }
 
 /** An account's fills memory holds, oldest first at fills[from..], and whether they are all of its fills. */
@@ -84,6 +92,10 @@ export class LiveState {
   readonly holdersCache = new Map<string, { readonly version: number; readonly top: readonly PositionState[] }>();
   /** The newest fills of each account. */
   readonly fills: FillWindows;
+  /** The trade JSON of fills GET /data/trades has shown. */
+  readonly tradeJson: TradeJsonCache;
+  /** The JSON of open orders GET /data/orders has shown. */
+  readonly orderJson: OrderJsonCache;
   private readonly lastTrade = new Map<string, number>();
   private readonly marks = new Map<string, MarkState>();
   private readonly maxFinished: number;
@@ -98,6 +110,8 @@ export class LiveState {
     this.maxFinished = options.maxFinishedOrders ?? DEFAULT_MAX_FINISHED_ORDERS;
     this.orders = new OrdersBuilder((o, pos) => this.orderChanged(o, pos));
     this.positions = new PositionsBuilder(this.markets, options.feeAccount, (p) => this.positionCreated(p));
+    this.tradeJson = new TradeJsonCache(options.maxShownJson ?? DEFAULT_MAX_SHOWN_JSON);
+    this.orderJson = new OrderJsonCache(options.maxShownJson ?? DEFAULT_MAX_SHOWN_JSON);
     this.fills = new FillWindows({
       maxAccountFills: options.maxAccountFills ?? DEFAULT_MAX_ACCOUNT_FILLS,
       maxFills: options.maxFills ?? DEFAULT_MAX_FILLS,

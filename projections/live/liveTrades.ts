@@ -6,7 +6,11 @@
 
 import { activityTradesQuery, toActivityTrade, type ActivityTrade, type ActivityTradesParams, type TradeSideRow } from '../readModel/activityTrades.js';
 import { accountTradesQuery, endTradePage, tradePage, type AccountTradesParams, type AccountTradesQuery, type TradePage } from '../readModel/accountTrades.js';
+import { cursorFor, END_CURSOR } from '../readModel/cursor.js';
+import type { MarketInfo } from '../readModel/markets.js';
 import type { MarketMetadataSource } from '../readModel/metadata.js';
+import { pageJson } from '../readModel/jsonText.js';
+import { MAKER_JSON, TAKER_JSON } from '../readModel/tradeJson.js';
 import { transactionHashOf } from '../readModel/wire.js';
 import type { HeldFill } from './fillWindows.js';
 import { liveMarkets, NOT_IN_MEMORY } from './liveReads.js';
@@ -79,24 +83,62 @@ function accountFilter(q: AccountTradesQuery): (f: HeldFill) => boolean {
     (q.after === undefined || Math.floor(f.time_ms / 1000) > q.after);
 }
 
-/** GET /data/trades: the caller's fills (as taker or maker) newest first, a page at the cursor's offset. */
-export async function liveAccountTrades(state: LiveState, metadata: MarketMetadataSource, params: AccountTradesParams): Promise<TradePage | typeof NOT_IN_MEMORY> {
+/** The caller's fills a page of GET /data/trades shows, from the offset on (one more says a page follows). */
+interface AccountTradeRows {
+  readonly q: AccountTradesQuery & { readonly offset: number };
+  readonly rows: readonly HeldFill[];
+  readonly info: Map<string, MarketInfo>;
+}
+
+async function accountTradeRows(state: LiveState, metadata: MarketMetadataSource, params: AccountTradesParams): Promise<AccountTradeRows | 'end' | typeof NOT_IN_MEMORY> {
   const q = accountTradesQuery(params);
-  if (q.offset === 'end') return endTradePage(params);
+  if (q.offset === 'end') return 'end';
+  const offset = q.offset;
   const held = state.fillsOf(q.caller);
   if (held === undefined) return NOT_IN_MEMORY;
   const wanted = accountFilter(q);
   // One row past the page says whether another page follows.
-  const need = q.offset + q.limit + 1;
+  const need = offset + q.limit + 1;
   const rows: HeldFill[] = [];
   let matched = 0;
   for (let i = held.fills.length - 1; i >= held.from && matched < need; i--) {
     const f = held.fills[i] as HeldFill;
     if (!wanted(f)) continue;
     matched += 1;
-    if (matched > q.offset) rows.push(f);
+    if (matched > offset) rows.push(f);
   }
   if (matched < need && !held.complete) return NOT_IN_MEMORY;
   const info = await liveMarkets(state, metadata, rows.slice(0, q.limit).map((r) => r.condition_id));
-  return tradePage(q, q.offset, rows, info, txHashOf);
+  return { q: { ...q, offset }, rows, info };
+}
+
+/** GET /data/trades: the caller's fills (as taker or maker) newest first, a page at the cursor's offset. */
+export async function liveAccountTrades(state: LiveState, metadata: MarketMetadataSource, params: AccountTradesParams): Promise<TradePage | typeof NOT_IN_MEMORY> {
+  const found = await accountTradeRows(state, metadata, params);
+  if (found === 'end') return endTradePage(params);
+  if (found === NOT_IN_MEMORY) return found;
+  return tradePage(found.q, found.q.offset, found.rows, found.info, txHashOf);
+}
+
+/**
+ * GET /data/trades as the JSON text the route's schema serialiser would write for liveAccountTrades' page
+ * (the page past the last, which has no trades, as that object), from the trade texts memory keeps.
+ */
+export async function liveAccountTradesJson(state: LiveState, metadata: MarketMetadataSource, params: AccountTradesParams): Promise<string | TradePage | typeof NOT_IN_MEMORY> {
+  const found = await accountTradeRows(state, metadata, params);
+  if (found === 'end') return endTradePage(params);
+  if (found === NOT_IN_MEMORY) return found;
+  const { q, rows, info } = found;
+  const count = Math.min(rows.length, q.limit);
+  // Appended piece by piece (one rope, flattened once when sent): cheaper than joining an array of trades.
+  let items = '';
+  for (let i = 0; i < count; i++) {
+    const f = rows[i] as HeldFill;
+    const entry = state.tradeJson.entryOf(f, info.get(f.condition_id), txHashOf(f));
+    if (i > 0) items += ',';
+    items += entry.head;
+    items += f.taker_account === q.caller ? TAKER_JSON : MAKER_JSON;
+    items += entry.tail;
+  }
+  return pageJson(items, rows.length > q.limit ? cursorFor(q.offset + q.limit) : END_CURSOR, q.limit, count);
 }

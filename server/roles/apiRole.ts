@@ -87,6 +87,9 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     ? new LiveReadModel(log, {
         feeAccount: config.feeAccount,
         maxFinishedOrders: config.liveFinishedOrders,
+        maxAccountFills: config.liveAccountFills,
+        maxFills: config.liveFills,
+        maxShownJson: config.liveShownJson,
         onFailure: (error) => logger.error({ err: error }, 'the in-memory read model stopped; its reads go to ClickHouse'),
       })
     : undefined;

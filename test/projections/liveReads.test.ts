@@ -10,7 +10,10 @@ import { Projector } from '../../projections/projector.js';
 import { accountOrder, accountOrders, holders, metadataFrom, positions, POSITION_SORTS, readContext, type MarketMetadata, type ReadContext } from '../../projections/readModel/index.js';
 import { LiveState } from '../../projections/live/liveState.js';
 import { LiveReadModel } from '../../projections/live/liveReadModel.js';
-import { accountOrderAnywhere, liveAccountOrders, liveHolders, livePositions, NOT_IN_MEMORY, liveAccountOrder } from '../../projections/live/liveReads.js';
+import { accountOrderAnywhere, liveAccountOrders, liveAccountOrdersJson, liveHolders, livePositions, NOT_IN_MEMORY, liveAccountOrder } from '../../projections/live/liveReads.js';
+import type { AccountOrdersParams } from '../../projections/readModel/accountOrders.js';
+import { compileRoute } from '../../api/http/schemas.js';
+import { ORDER, page as pageSchema } from '../../api/trading/accountSchemas.js';
 import { FEE_ACCOUNT, freshDatabase, loggedSession, sessionFor } from '../support/projectionFixtures.js';
 import { MARKETS } from '../engine/modelCommands.js';
 import type { EngineEvent } from '../../engine/index.js';
@@ -25,6 +28,8 @@ const METADATA: Record<string, MarketMetadata> = {
 };
 
 const json = (value: unknown): string => JSON.stringify(value);
+/** GET /data/orders' serialiser: what the route sends for a page object. */
+const pageJson = compileRoute({ method: 'GET', path: '/data/orders', surface: 'clob', summary: '', response: pageSchema(ORDER), handler: () => ({ status: 200, body: null }) }).stringify;
 
 function accountsOf(events: readonly EngineEvent[]): string[] {
   const out = new Set<string>([FEE_ACCOUNT, '0xnobody']);
@@ -40,6 +45,18 @@ async function compareAll(t: Test, ctx: ReadContext, views: Record<string, LiveS
     for (const [name, state] of Object.entries(views)) {
       const got = json(await fromMemory(state));
       if (got !== expected) t.equal(got, expected, `${name}: ${what}`);
+      compared += 1;
+    }
+  };
+  /** GET /data/orders: as `same`, and the JSON text memory sends must be the route's serialisation of ClickHouse's page. */
+  const sameOrders = async (what: string, params: AccountOrdersParams): Promise<void> => {
+    const expected = await accountOrders(ctx, params);
+    await same(what, async () => expected, (s) => liveAccountOrders(s, ctx.metadata, params));
+    const text = pageJson(expected);
+    for (const [name, state] of Object.entries(views)) {
+      const got = await liveAccountOrdersJson(state, ctx.metadata, params);
+      const gotText = typeof got === 'string' ? got : pageJson(got);
+      if (gotText !== text) t.equal(gotText, text, `${name}: ${what}, as sent`);
       compared += 1;
     }
   };
@@ -60,13 +77,13 @@ async function compareAll(t: Test, ctx: ReadContext, views: Record<string, LiveS
     const orderParams = [{}, { limit: 1 }, { limit: 2, nextCursor: 'Mg==' }, { market: conditionIds[0] }, { assetId: tokens[1] }, { assetId: tokens[3], limit: 3 }, { nextCursor: 'LTE=' }];
     for (const p of orderParams) {
       const params = { caller: user, ...p };
-      await same(`open orders ${json(params)}`, () => accountOrders(ctx, params), (s) => liveAccountOrders(s, ctx.metadata, params));
+      await sameOrders(`open orders ${json(params)}`, params);
     }
     // Page through the open orders by their cursors, two at a time.
     let cursor: string | undefined = undefined;
     for (let page = 0; page < 20 && cursor !== 'LTE='; page++) {
       const params: { caller: string; limit: number; nextCursor?: string } = { caller: user, limit: 2, ...(cursor === undefined ? {} : { nextCursor: cursor }) };
-      await same(`open orders page ${page} of ${user}`, () => accountOrders(ctx, params), (s) => liveAccountOrders(s, ctx.metadata, params));
+      await sameOrders(`open orders page ${page} of ${user}`, params);
       cursor = (await accountOrders(ctx, params)).next_cursor;
     }
   }
@@ -77,7 +94,7 @@ async function compareAll(t: Test, ctx: ReadContext, views: Record<string, LiveS
       const params = { caller, id: o.id };
       await same(`order ${o.id} for ${caller}`, () => accountOrder(ctx, params), (s) => accountOrderAnywhere(s, ctx, projection, params));
       const open = { caller, id: o.id };
-      if (i % 7 === 0) await same(`open orders with id ${o.id}`, () => accountOrders(ctx, open), (s) => liveAccountOrders(s, ctx.metadata, open));
+      if (i % 7 === 0) await sameOrders(`open orders with id ${o.id}`, open);
     }
   }
   for (const market of [[conditionIds[0] as string], [...conditionIds].reverse(), ['0xunknown', conditionIds[1] as string]]) {
@@ -114,14 +131,18 @@ for (const seed of seeds) {
     const applied = new LiveState({ feeAccount: FEE_ACCOUNT });
     const bounded = new LiveState({ feeAccount: FEE_ACCOUNT, maxFinishedOrders: 3 });
     const conditionIds = [...new Set(events.flatMap((e) => (e.type === 'MarketListed' ? [e.conditionId] : [])))];
+    const traders = accountsOf(events);
     for (const [i, r] of session.records.entries()) {
       applied.apply(r);
       bounded.apply(r);
       // Ask for holders all along, so that the answers memory keeps per token (until a position of the token
       // changes) are warm when the histories end: a kept answer that outlived a change would differ below.
       if (i % 7 === 0) for (const market of conditionIds) for (const p of [{}, { limit: 1 }, { minBalance: 5, limit: 2 }]) await liveHolders(applied, ctx.metadata, { market: [market], ...p });
+      // Likewise the open orders' JSON, kept per order until its status, matched size or trades change.
+      if (i % 5 === 0) for (const caller of traders) await liveAccountOrdersJson(applied, ctx.metadata, { caller });
     }
     t.ok(applied.holdersCache.size > 0, 'holders answers were kept along the way');
+    t.ok(applied.orderJson.size > 0, `${applied.orderJson.size} open orders' JSON kept along the way`);
     const finished = events.filter((e) => e.type === 'OrderAccepted').length - applied.openByAccount.size;
     t.ok(bounded.horizon > 0 && finished > 3, 'the bounded model let finished orders go');
     const someAccepted = events.find((e) => e.type === 'OrderAccepted');

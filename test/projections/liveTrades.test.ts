@@ -15,7 +15,9 @@ import { LiveState } from '../../projections/live/liveState.js';
 import { LiveReadModel } from '../../projections/live/liveReadModel.js';
 import { FillWindows, type HeldFill } from '../../projections/live/fillWindows.js';
 import { NOT_IN_MEMORY } from '../../projections/live/liveReads.js';
-import { liveAccountTrades, liveActivityTrades } from '../../projections/live/liveTrades.js';
+import { liveAccountTrades, liveAccountTradesJson, liveActivityTrades } from '../../projections/live/liveTrades.js';
+import { compileRoute } from '../../api/http/schemas.js';
+import { page as pageSchema, TRADE } from '../../api/trading/accountSchemas.js';
 import { FEE_ACCOUNT, freshDatabase, loggedSession, sessionFor } from '../support/projectionFixtures.js';
 import { MARKETS } from '../engine/modelCommands.js';
 import type { EngineEvent, TradeExecuted } from '../../engine/index.js';
@@ -23,8 +25,10 @@ import type { EngineEvent, TradeExecuted } from '../../engine/index.js';
 const METADATA: Record<string, MarketMetadata> = {
   '0xm1': { title: 'Alpha Cup', slug: 'alpha', icon: '', eventSlug: 'a', eventId: '1', outcomes: ['Up', 'Down'], endDate: '2026-05-01' },
 };
-const SMALL = { maxAccountFills: 7, maxFills: 20 };
+const SMALL = { maxAccountFills: 7, maxFills: 20, maxShownJson: 5 };
 const json = (value: unknown): string => JSON.stringify(value);
+/** GET /data/trades' serialiser: what the route sends for a page object. */
+const pageJson = compileRoute({ method: 'GET', path: '/data/trades', surface: 'clob', summary: '', response: pageSchema(TRADE), handler: () => ({ status: 200, body: null }) }).stringify;
 
 /** Every combination of the options of each dimension. */
 function product<T extends object>(dimensions: readonly (readonly T[])[]): T[] {
@@ -33,6 +37,8 @@ function product<T extends object>(dimensions: readonly (readonly T[])[]): T[] {
 
 interface Tally {
   memory: number;
+  /** GET /data/trades pages sent as memory's JSON text and compared with the serialised ClickHouse page. */
+  texts: number;
   fallback: number;
   /** Fallbacks of reads for an account that took part in a fill. */
   traderFallback: number;
@@ -49,7 +55,7 @@ async function outcome<T>(read: () => Promise<T>): Promise<{ value?: T; text: st
 }
 
 async function compareAll(t: Test, ctx: ReadContext, views: Record<string, LiveState>, events: readonly EngineEvent[], turn: number): Promise<Record<string, Tally>> {
-  const tallies: Record<string, Tally> = Object.fromEntries(Object.keys(views).map((name) => [name, { memory: 0, fallback: 0, traderFallback: 0 }]));
+  const tallies: Record<string, Tally> = Object.fromEntries(Object.keys(views).map((name) => [name, { memory: 0, texts: 0, fallback: 0, traderFallback: 0 }]));
   const fills = events.filter((e): e is TradeExecuted => e.type === 'TradeExecuted');
   const traders = [...new Set(fills.flatMap((f) => [f.taker.account, f.maker.account]))].sort();
   /** Compares each view's answer with ClickHouse's; returns ClickHouse's. */
@@ -67,6 +73,20 @@ async function compareAll(t: Test, ctx: ReadContext, views: Record<string, LiveS
       if (got.text !== expected.text) t.equal(got.text, expected.text, `${name}: ${what}`);
     }
     return expected.value;
+  };
+  /** GET /data/trades: as `same`, and the JSON text memory sends must be the route's serialisation of ClickHouse's page. */
+  const sameTrades = async (what: string, params: AccountTradesParams, user?: string): Promise<{ next_cursor: string } | undefined> => {
+    const expected = await same(what, () => accountTrades(ctx, params), (s) => liveAccountTrades(s, ctx.metadata, params), user);
+    if (expected === undefined) return undefined;
+    const text = pageJson(expected);
+    for (const [name, state] of Object.entries(views)) {
+      const got = await liveAccountTradesJson(state, ctx.metadata, params);
+      if (got === NOT_IN_MEMORY) continue;
+      if (typeof got === 'string') (tallies[name] as Tally).texts += 1;
+      const gotText = typeof got === 'string' ? got : pageJson(got);
+      if (gotText !== text) t.equal(gotText, text, `${name}: ${what}, as sent`);
+    }
+    return expected;
   };
   const users = [...traders, FEE_ACCOUNT, '0xnobody'];
   const [c1, c2] = MARKETS.map((m) => m.conditionId) as [string, string];
@@ -106,11 +126,11 @@ async function compareAll(t: Test, ctx: ReadContext, views: Record<string, LiveS
     const other = traders.find((a) => a !== caller) ?? '0xnobody';
     const who = role === 'taker' ? { taker: caller } : role === 'maker' ? { maker: caller } : role === 'either' ? { makerAddress: other } : role === 'other-taker' ? { taker: other } : {};
     const params = { caller, ...p, ...who };
-    await same(`data/trades ${json(params)}`, () => accountTrades(ctx, params), (s) => liveAccountTrades(s, ctx.metadata, params), caller);
+    await sameTrades(`data/trades ${json(params)}`, params, caller);
   }
   for (const p of [{ limit: 0 }, { nextCursor: 'bogus' }, { before: 'yesterday' }, { limit: 1_001 }, { limit: 0, nextCursor: 'LTE=' }] as Omit<AccountTradesParams, 'caller'>[]) {
     const params = { caller: users[0] as string, ...p };
-    await same(`data/trades ${json(params)}`, () => accountTrades(ctx, params), (s) => liveAccountTrades(s, ctx.metadata, params));
+    await sameTrades(`data/trades ${json(params)}`, params);
   }
 
   // Paging to the end, by offsets and by cursors, in small pages: every page past a small window too.
@@ -125,7 +145,7 @@ async function compareAll(t: Test, ctx: ReadContext, views: Record<string, LiveS
     let cursor: string | undefined = undefined;
     for (let page = 0; page < 100 && cursor !== 'LTE='; page++) {
       const params: AccountTradesParams = { caller: user, limit: 3, ...(cursor === undefined ? {} : { nextCursor: cursor }) };
-      cursor = (await same(`data/trades page ${page} of ${user}`, () => accountTrades(ctx, params), (s) => liveAccountTrades(s, ctx.metadata, params), user))?.next_cursor;
+      cursor = (await sameTrades(`data/trades page ${page} of ${user}`, params, user))?.next_cursor;
     }
   }
   return tallies;
@@ -171,8 +191,12 @@ for (const seed of seeds) {
 
     const tallies = await compareAll(t, ctx, { applied, restarted, small, restartedSmall }, events, seed);
     for (const name of ['applied', 'restarted']) {
-      const { memory, fallback, traderFallback } = tallies[name] as Tally;
+      const { memory, texts, fallback, traderFallback } = tallies[name] as Tally;
       t.ok(memory > 1_000 && traderFallback === 0, `${name}: ${memory} answers from memory, ${fallback} from ClickHouse (the fee account's, or without a user)`);
+      t.ok(texts > 300, `${name}: ${texts} pages of GET /data/trades sent as memory's JSON text, each the serialised ClickHouse page`);
+    }
+    for (const [name, s] of Object.entries({ applied, small })) {
+      t.ok(s.tradeJson.size > 0 && s.tradeJson.size <= s.tradeJson.max, `${name}: ${s.tradeJson.size} fills keep their trade JSON (at most ${s.tradeJson.max})`);
     }
     for (const name of ['small', 'restartedSmall']) {
       const { memory, traderFallback } = tallies[name] as Tally;

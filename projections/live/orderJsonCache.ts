@@ -1,0 +1,67 @@
+// The JSON of the open orders GET /data/orders has shown, so that showing an order again is a string join: a
+// front end polls its open orders again and again, and a page of 100 orders (~55 KB) costs more to serialise
+// than to find.
+//
+// Contract:
+// - A kept text is the order exactly as orderRow + toOrder + orderJson make it now. What may change of an order
+//   in memory is its status, its matched size and its trades (the rest is fixed when it is accepted), and of its
+//   market the outcome labels (the catalog's metadata): all are kept beside the text and compared on every
+//   use; a text that differs in any is made again.
+// - At most `max` orders keep a text (~0.6 KB each): the oldest kept leaves first. Texts are held in a WeakMap
+//   keyed by the order object, so an order memory lets go takes its text with it once it leaves this queue too.
+
+import type { OpenOrder } from '../builders/orders.js';
+import { toOrder, type OrderRow } from '../readModel/accountOrders.js';
+import { outcomeLabel, type MarketInfo } from '../readModel/markets.js';
+import { orderJson } from '../readModel/orderJson.js';
+
+interface OrderJsonEntry {
+  readonly text: string;
+  readonly status: string;
+  readonly matched: number;
+  readonly trades: number;
+  readonly outcome: string;
+}
+
+export class OrderJsonCache {
+  readonly max: number;
+  private readonly texts = new WeakMap<OpenOrder, OrderJsonEntry>();
+  /** Orders holding a text, oldest kept first: kept[head..]. */
+  private kept: (OpenOrder | undefined)[] = [];
+  private head = 0;
+
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  /** Orders holding a text now. */
+  get size(): number {
+    return this.kept.length - this.head;
+  }
+
+  /** The order's JSON as it stands, made and kept if need be; `row` makes the order's row (only when needed). */
+  textOf(o: OpenOrder, market: MarketInfo | undefined, row: (o: OpenOrder) => OrderRow): string {
+    const outcome = outcomeLabel(market, o.outcome);
+    const known = this.texts.get(o);
+    if (known !== undefined && known.status === o.status && known.matched === o.matched && known.trades === o.trades.length && known.outcome === outcome) return known.text;
+    const text = orderJson(toOrder(row(o), market));
+    if (this.max === 0) return text;
+    if (known === undefined) this.keep(o);
+    this.texts.set(o, { text, status: o.status, matched: o.matched, trades: o.trades.length, outcome });
+    return text;
+  }
+
+  private keep(o: OpenOrder): void {
+    this.kept.push(o);
+    while (this.kept.length - this.head > this.max) {
+      const old = this.kept[this.head] as OpenOrder;
+      this.kept[this.head] = undefined;
+      this.head += 1;
+      this.texts.delete(old);
+    }
+    if (this.head >= 1024 && 2 * this.head >= this.kept.length) {
+      this.kept = this.kept.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
