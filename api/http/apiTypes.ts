@@ -40,8 +40,8 @@ export interface Reply {
   readonly status: number;
   readonly body: unknown;
   readonly headers?: Readonly<Record<string, string>>;
-  /** A 200 body already serialised by this route's schema (a cached answer); sent as it is. */
-  readonly encoded?: string;
+  /** A 200 body already serialised as this route's schema would (a cached answer), text or UTF-8 bytes; sent as it is. */
+  readonly encoded?: string | Buffer;
 }
 
 export type Handler<Q = Record<string, unknown>, B = unknown> = (req: ApiRequest<Q, B>) => Reply | Promise<Reply>;

@@ -47,6 +47,6 @@ function parseAcceptEncoding(acceptEncoding: string): ContentCoding | undefined 
   return gzip || any ? (gzip ? 'gzip' : 'br') : undefined;
 }
 
-export function compress(body: string, coding: ContentCoding): Buffer {
+export function compress(body: string | Buffer, coding: ContentCoding): Buffer {
   return coding === 'br' ? brotliCompressSync(body, BROTLI_OPTIONS) : gzipSync(body, GZIP_OPTIONS);
 }

@@ -174,7 +174,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     finish(state);
     if (state.answered) return;
     state.answered = true;
-    let payload: string;
+    let payload: string | Buffer;
     let contentType = 'application/json';
     let status = reply.status;
     if (status === 200 && reply.encoded !== undefined) {
@@ -198,7 +198,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   };
 
   /** The one way a response is written (see the contract at the top). */
-  const write = (res: HttpResponse, out: ResponseContext, status: number, contentType: string, headers: Readonly<Record<string, string>> | undefined, payload: string, close: boolean): void => {
+  const write = (res: HttpResponse, out: ResponseContext, status: number, contentType: string, headers: Readonly<Record<string, string>> | undefined, payload: string | Buffer, close: boolean): void => {
     const large = compressMin > 0 && payload.length >= compressMin;
     const coding = large && !out.head ? out.coding : undefined;
     const body = coding === undefined ? payload : compress(payload, coding);

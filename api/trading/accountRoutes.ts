@@ -122,7 +122,7 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
         const memory = await memoryCaughtUp(deps);
         if (memory !== undefined) {
           const page = await liveAccountOrdersJson(memory, ctx.metadata, params);
-          return typeof page === 'string' ? { status: 200, body: undefined, encoded: page } : ok(page);
+          return Buffer.isBuffer(page) ? { status: 200, body: undefined, encoded: page } : ok(page);
         }
         await projectionsCaughtUp(deps);
         return ok(await accountOrders(ctx, params));
@@ -142,7 +142,7 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
         const params = { caller: caller.account, ...tradeFilters(q), taker: addressOf('taker', given(q, 'taker')), maker: addressOf('maker', given(q, 'maker')) };
         const memory = await memoryCaughtUp(deps);
         const page = memory === undefined ? NOT_IN_MEMORY : await liveAccountTradesJson(memory, ctx.metadata, params);
-        if (typeof page === 'string') return { status: 200, body: undefined, encoded: page };
+        if (Buffer.isBuffer(page)) return { status: 200, body: undefined, encoded: page };
         if (page !== NOT_IN_MEMORY) return ok(page);
         await projectionsCaughtUp(deps);
         return ok(await accountTrades(ctx, params));

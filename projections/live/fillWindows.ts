@@ -29,10 +29,13 @@ export interface HeldFill extends TradeRow {
   json: TradeJsonEntry | undefined;
 }
 
-/** A fill's trade JSON in the CLOB shape without its reader's `trader_side` value, and the outcome labels it shows. */
+/**
+ * A fill's trade JSON in the CLOB shape, as UTF-8 bytes, around its reader's `trader_side` value (the whole is
+ * head + `"TAKER"` or `"MAKER"` + tail), and the outcome labels it shows.
+ */
 export interface TradeJsonEntry {
-  readonly head: string;
-  readonly tail: string;
+  readonly head: Buffer;
+  readonly tail: Buffer;
   readonly takerOutcome: string;
   readonly makerOutcome: string;
 }

@@ -2,7 +2,7 @@
 // GET /holders, GET /data/orders and GET /data/order/{id}. Each checks its parameters and shapes its answer
 // with the read model's own functions (projections/readModel/), so for the same log position the answer is
 // the one ClickHouse gives, byte for byte (test/projections/liveReads.test.ts compares them over generated
-// histories). Only the rows come from memory instead of a query. GET /data/orders is sent as text: the JSON
+// histories). Only the rows come from memory instead of a query. GET /data/orders is sent as bytes: the JSON
 // memory keeps of each open order shown (orderJsonCache.ts), joined.
 
 import type { Outcome } from '../../engine/index.js';
@@ -28,7 +28,7 @@ import {
   type OrderStatus,
 } from '../readModel/accountOrders.js';
 import { cursorFor, END_CURSOR } from '../readModel/cursor.js';
-import { pageJson } from '../readModel/jsonText.js';
+import { pageBytes } from '../readModel/jsonText.js';
 import { assetOf, toFloat } from '../readModel/wire.js';
 import type { OpenOrder } from '../builders/orders.js';
 import type { PositionState } from '../builders/positions.js';
@@ -190,23 +190,23 @@ export async function liveAccountOrders(state: LiveState, metadata: MarketMetada
 }
 
 /**
- * GET /data/orders as the JSON text the route's schema serialiser would write for liveAccountOrders' page (the
- * page past the last, which has no orders, as that object), from the order texts memory keeps.
+ * GET /data/orders as the bytes of the JSON text the route's schema serialiser would write for
+ * liveAccountOrders' page (the page past the last, which has no orders, as that object), from the order JSON
+ * memory keeps.
  */
-export async function liveAccountOrdersJson(state: LiveState, metadata: MarketMetadataSource, params: AccountOrdersParams): Promise<string | OrderPage> {
+export async function liveAccountOrdersJson(state: LiveState, metadata: MarketMetadataSource, params: AccountOrdersParams): Promise<Buffer | OrderPage> {
   const query = accountOrdersQuery(params);
   const { limit, offset } = query;
   if (offset === 'end') return endPage(limit);
   const rows = openOrderRows(state, { ...query, offset });
   const count = Math.min(rows.length, limit);
   const info = await liveMarkets(state, metadata, rows.slice(0, count).map((o) => o.conditionId));
-  let items = '';
+  const items: Buffer[] = [];
   for (let i = 0; i < count; i++) {
     const o = rows[i] as OpenOrder;
-    if (i > 0) items += ',';
-    items += state.orderJson.textOf(o, info.get(o.conditionId), orderRow);
+    items.push(state.orderJson.bytesOf(o, info.get(o.conditionId), orderRow));
   }
-  return pageJson(items, rows.length > limit ? cursorFor(offset + limit) : END_CURSOR, limit, count);
+  return pageBytes(items, rows.length > limit ? cursorFor(offset + limit) : END_CURSOR, limit, count);
 }
 
 /**

@@ -1,6 +1,6 @@
-// The JSON of the open orders GET /data/orders has shown, so that showing an order again is a string join: a
+// The JSON of the open orders GET /data/orders has shown, so that showing an order again is a copy of bytes: a
 // front end polls its open orders again and again, and a page of 100 orders (~55 KB) costs more to serialise
-// than to find.
+// than to find. Kept as UTF-8 bytes, which is how a page goes out (jsonText.ts ownBytes).
 //
 // Contract:
 // - A kept text is the order exactly as orderRow + toOrder + orderJson make it now. What may change of an order
@@ -13,10 +13,12 @@
 import type { OpenOrder } from '../builders/orders.js';
 import { toOrder, type OrderRow } from '../readModel/accountOrders.js';
 import { outcomeLabel, type MarketInfo } from '../readModel/markets.js';
+import { ownBytes } from '../readModel/jsonText.js';
 import { orderJson } from '../readModel/orderJson.js';
 
 interface OrderJsonEntry {
-  readonly text: string;
+  /** The JSON text's UTF-8 bytes. */
+  readonly bytes: Buffer;
   readonly status: string;
   readonly matched: number;
   readonly trades: number;
@@ -39,16 +41,16 @@ export class OrderJsonCache {
     return this.kept.length - this.head;
   }
 
-  /** The order's JSON as it stands, made and kept if need be; `row` makes the order's row (only when needed). */
-  textOf(o: OpenOrder, market: MarketInfo | undefined, row: (o: OpenOrder) => OrderRow): string {
+  /** The order's JSON bytes as it stands, made and kept if need be; `row` makes the order's row (only when needed). */
+  bytesOf(o: OpenOrder, market: MarketInfo | undefined, row: (o: OpenOrder) => OrderRow): Buffer {
     const outcome = outcomeLabel(market, o.outcome);
     const known = this.texts.get(o);
-    if (known !== undefined && known.status === o.status && known.matched === o.matched && known.trades === o.trades.length && known.outcome === outcome) return known.text;
-    const text = orderJson(toOrder(row(o), market));
-    if (this.max === 0) return text;
+    if (known !== undefined && known.status === o.status && known.matched === o.matched && known.trades === o.trades.length && known.outcome === outcome) return known.bytes;
+    const bytes = ownBytes(orderJson(toOrder(row(o), market)));
+    if (this.max === 0) return bytes;
     if (known === undefined) this.keep(o);
-    this.texts.set(o, { text, status: o.status, matched: o.matched, trades: o.trades.length, outcome });
-    return text;
+    this.texts.set(o, { bytes, status: o.status, matched: o.matched, trades: o.trades.length, outcome });
+    return bytes;
   }
 
   private keep(o: OpenOrder): void {

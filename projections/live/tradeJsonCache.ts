@@ -1,5 +1,5 @@
 // The JSON of the fills GET /data/trades has shown, kept with the fill (HeldFill.json) so that showing it
-// again is a string join: a front end polls its own recent trades again and again, and serialising a page of
+// again is a copy of bytes: a front end polls its own recent trades again and again, and serialising a page of
 // 100 trades (~90 KB) costs more than finding it.
 //
 // Contract:
@@ -11,6 +11,7 @@
 
 import { toTrade } from '../readModel/accountTrades.js';
 import { outcomeLabel, type MarketInfo } from '../readModel/markets.js';
+import { ownBytes } from '../readModel/jsonText.js';
 import { tradeJsonParts } from '../readModel/tradeJson.js';
 import type { HeldFill, TradeJsonEntry } from './fillWindows.js';
 
@@ -29,14 +30,14 @@ export class TradeJsonCache {
     return this.kept.length - this.head;
   }
 
-  /** The fill's trade JSON parts (trader_side left out), made and kept if need be. */
+  /** The fill's trade JSON bytes (trader_side left out), made and kept if need be. */
   entryOf(f: HeldFill, market: MarketInfo | undefined, txHash: string): TradeJsonEntry {
     const takerOutcome = outcomeLabel(market, f.taker_outcome);
     const makerOutcome = outcomeLabel(market, f.maker_outcome);
     const known = f.json;
     if (known !== undefined && known.takerOutcome === takerOutcome && known.makerOutcome === makerOutcome) return known;
     const { head, tail } = tradeJsonParts(toTrade(f, market, 'TAKER', txHash));
-    const entry: TradeJsonEntry = { head, tail, takerOutcome, makerOutcome };
+    const entry: TradeJsonEntry = { head: ownBytes(head), tail: ownBytes(tail), takerOutcome, makerOutcome };
     if (this.max === 0) return entry;
     if (known === undefined) this.keep(f);
     f.json = entry;

@@ -15,6 +15,41 @@ export function jsonInt(n: number): string {
 }
 
 /**
+ * A kept text as its UTF-8 bytes, in a buffer of its own (not a slice of Node's shared pool, which a long-lived
+ * slice would keep whole). Pages of kept texts are sent as bytes: uWS writes a buffer as it is, while a string
+ * is first converted, which costs more than the rest of such a read (measured: ~35% less CPU a 55 KB page).
+ */
+export function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
+}
+
+/**
+ * A page's bytes (pageJson's text): its opening, the items separated by commas, its closing. An item may be
+ * given in pieces: `piecesPerItem` consecutive buffers make one.
+ */
+export function pageBytes(items: readonly Buffer[], nextCursor: string, limit: number, count: number, piecesPerItem = 1): Buffer {
+  const parts: Buffer[] = [PAGE_OPEN];
+  let length = PAGE_OPEN.length;
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0 && i % piecesPerItem === 0) {
+      parts.push(COMMA);
+      length += 1;
+    }
+    const item = items[i] as Buffer;
+    parts.push(item);
+    length += item.length;
+  }
+  const close = Buffer.from(`],"next_cursor":${jsonText(nextCursor)},"limit":${jsonInt(limit)},"count":${jsonInt(count)}}`);
+  parts.push(close);
+  return Buffer.concat(parts, length + close.length);
+}
+
+const PAGE_OPEN = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
+
+/**
  * The same text as one flat string. Text built by concatenation is a tree of pieces in V8 (a cons string);
  * a kept text is joined into pages many times, and joining flat strings costs about half as much (measured).
  * Number() reads the characters, which flattens the string in place.

@@ -55,7 +55,7 @@ async function compareAll(t: Test, ctx: ReadContext, views: Record<string, LiveS
     const text = pageJson(expected);
     for (const [name, state] of Object.entries(views)) {
       const got = await liveAccountOrdersJson(state, ctx.metadata, params);
-      const gotText = typeof got === 'string' ? got : pageJson(got);
+      const gotText = Buffer.isBuffer(got) ? got.toString('utf8') : pageJson(got);
       if (gotText !== text) t.equal(gotText, text, `${name}: ${what}, as sent`);
       compared += 1;
     }

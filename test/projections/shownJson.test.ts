@@ -12,7 +12,7 @@ import { ORDER, page, TRADE } from '../../api/trading/accountSchemas.js';
 import type { AccountTrade } from '../../projections/readModel/accountTrades.js';
 import type { AccountOrder } from '../../projections/readModel/accountOrders.js';
 import { orderJson } from '../../projections/readModel/orderJson.js';
-import { pageJson as joinedPage } from '../../projections/readModel/jsonText.js';
+import { ownBytes, pageBytes, pageJson as joinedPage } from '../../projections/readModel/jsonText.js';
 import { OrderJsonCache } from '../../projections/live/orderJsonCache.js';
 import type { OpenOrder } from '../../projections/builders/orders.js';
 import { marketInfo } from '../../projections/readModel/markets.js';
@@ -24,22 +24,24 @@ import { TradeJsonCache } from '../../projections/live/tradeJsonCache.js';
 const orderPageJson = compileRoute({ method: 'GET', path: '/data/orders', surface: 'clob', summary: '', response: page(ORDER), handler: () => ({ status: 200, body: null }) }).stringify;
 const pageJson = compileRoute({ method: 'GET', path: '/data/trades', surface: 'clob', summary: '', response: page(TRADE), handler: () => ({ status: 200, body: null }) }).stringify;
 
+const text = (bytes: Buffer): string => bytes.toString('utf8');
+
 /** Any UTF-16 code unit (lone surrogates included), weighted towards what JSON escapes. */
 const unit = fc.oneof(
   fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)),
   fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u2028', '\ud800', '\udfff', '😀', '/', 'é'),
   fc.constantFrom('a', '0', 'x', ' '),
 );
-const text = fc.oneof(fc.string({ unit, maxLength: 60 }), fc.string({ unit: fc.constantFrom(...'0123456789abcdefx'), maxLength: 80 }), fc.constantFrom('', 'BUY', 'SELL', 'Yes', '0.53'));
+const str = fc.oneof(fc.string({ unit, maxLength: 60 }), fc.string({ unit: fc.constantFrom(...'0123456789abcdefx'), maxLength: 80 }), fc.constantFrom('', 'BUY', 'SELL', 'Yes', '0.53'));
 const side = fc.constantFrom('BUY' as const, 'SELL' as const);
 
 const makerOrder = fc.record({
-  order_id: text, maker_address: text, owner: text, matched_amount: text, fee_rate_bps: text, price: text, asset_id: text, outcome: text, side,
+  order_id: str, maker_address: str, owner: str, matched_amount: str, fee_rate_bps: str, price: str, asset_id: str, outcome: str, side,
 });
 const trade: fc.Arbitrary<AccountTrade> = fc.record({
-  id: text, taker_order_id: text, market: text, asset_id: text, side, size: text, fee_rate_bps: text, price: text,
-  status: fc.constant('CONFIRMED' as const), match_time: text, last_update: text, outcome: text,
-  bucket_index: fc.integer({ min: 0, max: 2 ** 31 }), owner: text, maker_address: text, transaction_hash: text,
+  id: str, taker_order_id: str, market: str, asset_id: str, side, size: str, fee_rate_bps: str, price: str,
+  status: fc.constant('CONFIRMED' as const), match_time: str, last_update: str, outcome: str,
+  bucket_index: fc.integer({ min: 0, max: 2 ** 31 }), owner: str, maker_address: str, transaction_hash: str,
   trader_side: fc.constantFrom('TAKER' as const, 'MAKER' as const), type: fc.constant('TAKER' as const),
   maker_orders: fc.array(makerOrder, { minLength: 0, maxLength: 3 }),
 });
@@ -51,26 +53,29 @@ t.test('a string literal is JSON.stringify\'s', async (t) => {
 
 t.test('a page of trades is byte for byte what the route\'s serialiser writes', async (t) => {
   let checked = 0;
-  fc.assert(fc.property(fc.array(trade, { maxLength: 12 }), text, fc.integer({ min: 0, max: 1_000 }), (data, nextCursor, limit) => {
+  fc.assert(fc.property(fc.array(trade, { maxLength: 12 }), str, fc.integer({ min: 0, max: 1_000 }), (data, nextCursor, limit) => {
     const body = { data, next_cursor: nextCursor, limit, count: data.length };
     const expected = pageJson(body);
     checked += 1;
-    return tradePageJson(data.map(tradeJson), nextCursor, limit, data.length) === expected && JSON.parse(expected) !== undefined;
+    const bytes = pageBytes(data.map((d) => Buffer.from(tradeJson(d))), nextCursor, limit, data.length);
+    return tradePageJson(data.map(tradeJson), nextCursor, limit, data.length) === expected && bytes.equals(Buffer.from(expected));
   }), { numRuns: 2_000 });
   t.equal(checked, 2_000);
 });
 
 const order: fc.Arbitrary<AccountOrder> = fc.record({
-  id: text, status: fc.constantFrom('LIVE' as const, 'MATCHED' as const, 'CANCELED' as const), owner: text, maker_address: text, market: text, asset_id: text, side,
-  original_size: text, size_matched: text, price: text, outcome: text, expiration: text, order_type: text,
-  associate_trades: fc.array(text, { maxLength: 4 }), created_at: fc.integer({ min: 0, max: 2 ** 40 }),
+  id: str, status: fc.constantFrom('LIVE' as const, 'MATCHED' as const, 'CANCELED' as const), owner: str, maker_address: str, market: str, asset_id: str, side,
+  original_size: str, size_matched: str, price: str, outcome: str, expiration: str, order_type: str,
+  associate_trades: fc.array(str, { maxLength: 4 }), created_at: fc.integer({ min: 0, max: 2 ** 40 }),
 });
 
 t.test('a page of orders is byte for byte what the route\'s serialiser writes', async (t) => {
   let checked = 0;
-  fc.assert(fc.property(fc.array(order, { maxLength: 12 }), text, fc.integer({ min: 0, max: 1_000 }), (data, nextCursor, limit) => {
+  fc.assert(fc.property(fc.array(order, { maxLength: 12 }), str, fc.integer({ min: 0, max: 1_000 }), (data, nextCursor, limit) => {
     checked += 1;
-    return joinedPage(data.map(orderJson).join(','), nextCursor, limit, data.length) === orderPageJson({ data, next_cursor: nextCursor, limit, count: data.length });
+    const expected = orderPageJson({ data, next_cursor: nextCursor, limit, count: data.length });
+    const bytes = pageBytes(data.map((d) => ownBytes(orderJson(d))), nextCursor, limit, data.length);
+    return joinedPage(data.map(orderJson).join(','), nextCursor, limit, data.length) === expected && bytes.equals(Buffer.from(expected));
   }), { numRuns: 2_000 });
   t.equal(checked, 2_000);
 });
@@ -89,12 +94,12 @@ t.test('the cache of shown fills\' texts: reused, remade when the labels change,
   const yesNo = marketInfo('0xm1', undefined, undefined);
   const [f1, f2, f3] = [held(windows, 1), held(windows, 2), held(windows, 3)];
   const first = cache.entryOf(f1, upDown, '0xhash1');
-  t.match(first.head, /"outcome":"Up"/);
-  t.match(first.tail, /"outcome":"Down"/);
+  t.match(text(first.head), /"outcome":"Up"/);
+  t.match(text(first.tail), /"outcome":"Down"/);
   t.equal(cache.entryOf(f1, upDown, '0xhash1'), first, 'the kept text is reused');
   const relabelled = cache.entryOf(f1, yesNo, '0xhash1');
   t.not(relabelled, first, 'new labels make a new text');
-  t.match(relabelled.head, /"outcome":"Yes"/);
+  t.match(text(relabelled.head), /"outcome":"Yes"/);
   t.equal(f1.json, relabelled, 'and it is kept in place of the old one');
   t.equal(cache.size, 1, 'a remade text does not count twice');
   cache.entryOf(f2, yesNo, '0xhash2');
@@ -104,7 +109,7 @@ t.test('the cache of shown fills\' texts: reused, remade when the labels change,
   t.not(f3.json, undefined);
   const none = new TradeJsonCache(0);
   const f4 = held(windows, 4);
-  t.match(none.entryOf(f4, yesNo, '0xhash4').head, /"id":"f4"/);
+  t.match(text(none.entryOf(f4, yesNo, '0xhash4').head), /"id":"f4"/);
   t.equal(f4.json, undefined, 'a bound of 0 keeps nothing');
 });
 
@@ -122,22 +127,22 @@ t.test('the cache of shown orders\' texts: reused, remade when the order or its 
     return { order_id: o.id, account: o.account, owner: o.owner, condition_id: o.conditionId, token_id: o.tokenId, outcome: o.outcome, side: o.side, price: o.price, original_size: o.size, size_matched: o.matched, status: 'LIVE' as const, order_type: o.orderType, expiration: o.expiration, associate_trades: [...o.trades], created_ms: o.createdAt };
   };
   const [o1, o2, o3] = [open(1), open(2), open(3)];
-  const first = cache.textOf(o1, upDown, row);
+  const first = text(cache.bytesOf(o1, upDown, row));
   t.match(first, /"outcome":"Up".*"size_matched":"0"|"size_matched":"0".*"outcome":"Up"/);
-  t.equal(cache.textOf(o1, upDown, row), first, 'the kept text is reused');
+  t.equal(text(cache.bytesOf(o1, upDown, row)), first, 'the kept text is reused');
   t.equal(made, 1, 'without making the row again');
   o1.matched = 2_000_000;
   o1.trades.push('t1');
-  const filled = cache.textOf(o1, upDown, row);
+  const filled = text(cache.bytesOf(o1, upDown, row));
   t.match(filled, /"size_matched":"2".*"associate_trades":\["t1"\]/, 'a fill makes a new text');
   o1.trades.push('t2');
-  t.match(cache.textOf(o1, upDown, row), /"associate_trades":\["t1","t2"\]/, 'so does another trade alone');
-  t.match(cache.textOf(o1, yesNo, row), /"outcome":"Yes"/, 'and new labels');
+  t.match(text(cache.bytesOf(o1, upDown, row)), /"associate_trades":\["t1","t2"\]/, 'so does another trade alone');
+  t.match(text(cache.bytesOf(o1, yesNo, row)), /"outcome":"Yes"/, 'and new labels');
   t.equal(cache.size, 1, 'a remade text does not count twice');
-  cache.textOf(o2, yesNo, row);
-  cache.textOf(o3, yesNo, row);
+  text(cache.bytesOf(o2, yesNo, row));
+  text(cache.bytesOf(o3, yesNo, row));
   t.equal(cache.size, 2, 'the bound holds');
   const before = made;
-  cache.textOf(o1, yesNo, row);
+  text(cache.bytesOf(o1, yesNo, row));
   t.equal(made, before + 1, 'the oldest kept let its text go');
 });
