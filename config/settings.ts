@@ -66,7 +66,7 @@ export const SETTINGS = {
   liveFinishedOrders: setting(int(0, 100_000_000), 200_000, 'Finished orders the in-memory read model keeps for GET /data/order/{id} (~0.65 KB each; older ones are read from ClickHouse).'),
   liveAccountFills: setting(int(0, 1_000_000), 1_000, "Newest fills of each account the in-memory read model keeps for GET /trades?user= and GET /data/trades: a page within them is answered from memory, one reaching further from ClickHouse. 0: no fills kept."),
   liveFills: setting(int(0, 100_000_000), 250_000, 'Most fills the in-memory read model keeps in all (~0.5 KB each, and ~0.3 KB per account holding any); the oldest leave first, from every account. 0: no fills kept.'),
-  liveShownJson: setting(int(0, 100_000_000), 20_000, 'Most fills, and most open orders, whose JSON the in-memory read model keeps once GET /data/trades or GET /data/orders has shown them (~1 KB a fill, ~0.6 KB an order): a page of them is sent as their texts joined instead of serialised afresh; the oldest kept leave first. 0: none kept.'),
+  liveShownJson: setting(int(0, 100_000_000), 20_000, 'Most fills, and most open orders, whose JSON the in-memory read model keeps once GET /data/trades or GET /data/orders has shown them (~1.6 KB a fill, ~1 KB an order): a page of them is sent as their texts joined instead of serialised afresh; the oldest kept leave first. 0: none kept.'),
   clickhouseUrl: setting(url(), 'http://127.0.0.1:8123', 'HTTP URL of the ClickHouse server (server mode).'),
   clickhouseUser: setting(text({ placeholder: '<user>' }), 'default', 'ClickHouse user (server mode).'),
   clickhousePassword: setting(text({ minLength: 0, placeholder: '<password>' }), '', 'ClickHouse password (server mode).', { secret: true }),

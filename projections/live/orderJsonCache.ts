@@ -7,8 +7,9 @@
 //   in memory is its status, its matched size and its trades (the rest is fixed when it is accepted), and of its
 //   market the outcome labels (the catalog's metadata): all are kept beside the text and compared on every
 //   use; a text that differs in any is made again.
-// - At most `max` orders keep a text (~0.6 KB each): the oldest kept leaves first. Texts are held in a WeakMap
-//   keyed by the order object, so an order memory lets go takes its text with it once it leaves this queue too.
+// - At most `max` orders keep a text (~1 KB each, resident): the oldest kept leaves first. Texts are held in a
+//   WeakMap keyed by the order object, so an order memory lets go takes its text with it once it leaves this
+//   queue too.
 
 import type { OpenOrder } from '../builders/orders.js';
 import { toOrder, type OrderRow } from '../readModel/accountOrders.js';

@@ -6,8 +6,8 @@
 // - A kept text is the trade exactly as toTrade + tradeJsonParts make it now: a fill never changes, and the
 //   only input that may (the outcome labels, from the catalog's metadata) is kept beside the text and
 //   compared on every use; a text whose labels differ is made again.
-// - At most `max` fills keep a text (~1 KB each): the oldest kept leaves first, whether or not memory still
-//   holds its fill (a fill that left memory is let go with its text once it leaves this queue too).
+// - At most `max` fills keep a text (~1.6 KB each, resident): the oldest kept leaves first, whether or not
+//   memory still holds its fill (a fill that left memory is let go with its text once it leaves this queue too).
 
 import { toTrade } from '../readModel/accountTrades.js';
 import { outcomeLabel, type MarketInfo } from '../readModel/markets.js';
