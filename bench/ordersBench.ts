@@ -576,7 +576,7 @@ async function main(): Promise<void> {
     console.log(
       CLUSTER
         ? `service: the scale-out roles as processes (engine on Kafka, one API node with edge ${edge ? 'on' : 'off'}, one projector, chDB over ClickHouse's HTTP interface as the ClickHouse server); load generator in this process (same 2 cores)`
-        : `service: edge ${edge ? 'on (underscore POLY_* headers)' : 'off (uWS on the port, hyphen headers)'}, journal fsync per batch, chDB projector in the same process; load generator in this process (same 2 cores)`,
+        : `service: edge ${edge ? 'on (underscore POLY_* headers)' : 'off (uWS on the port, hyphen headers)'}, journal O_DSYNC write per batch, chDB projector in the same process; load generator in this process (same 2 cores)`,
     );
     if (after.engineAppend !== undefined) console.log(`engine Kafka appends, last minute: p50 ${after.engineAppend.p50Ms} ms, p99 ${after.engineAppend.p99Ms} ms; commands per batch p50 ${after.engineAppend.commandsP50}, p99 ${after.engineAppend.commandsP99}`);
     if (after.replicaDelay !== undefined) console.log(`API node replica delay (engine stamp -> applied on the node), last minute: p50 ${after.replicaDelay.p50Ms} ms, p90 ${after.replicaDelay.p90Ms} ms, p99 ${after.replicaDelay.p99Ms} ms`);

@@ -1,5 +1,5 @@
 // Phase 2 of the projection benchmark: projection lag under a steady load. A real engine host appends to a
-// real journal (fsync per batch, group commit); a projector runs beside it (run(), handed each durable batch
+// real journal (one synchronised write per batch, group commit); a projector runs beside it (run(), handed each durable batch
 // in memory as the service does, or only woken by it and reading the journal with handOver false; commits
 // spaced by minIntervalMs as the service spaces them), both in this process as in the embedded deployment. A driver submits workload rounds
 // at `fillsPerSec` (paced by elapsed time, so a slow turn is caught up rather than dropped). Every `sampleMs`

@@ -2,7 +2,7 @@
 // recovery, corruption refusal with file and offset, one owner at a time, and follow.
 
 import t from 'tap';
-import { mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
+import { constants, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Journal } from '../../log/journal/journal.js';
@@ -56,6 +56,38 @@ t.test('frames on disk: length, CRC-32 of position and payload, position, then t
   t.equal(bytes.toString('hex'), expected.toString('hex'));
   const reopened = await Journal.open({ dir, segmentBytes: 64 << 20 });
   t.same(await readAll(reopened), written, 'read back as written, the multi-byte text included');
+  await reopened.close();
+});
+
+/** The open flags of this process's descriptors on `file` (Linux: /proc/self/fdinfo). */
+function openFlags(file: string): number[] {
+  const flags: number[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    if (target !== file) continue;
+    const line = readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8').split('\n').find((l) => l.startsWith('flags:'));
+    if (line !== undefined) flags.push(parseInt(line.slice(6).trim(), 8));
+  }
+  return flags;
+}
+
+t.test('every segment is appended through O_DSYNC: a write returns once durable', { skip: process.platform !== 'linux' && 'reads /proc' }, async (t) => {
+  const dir = tempDir();
+  const journal = await Journal.open({ dir, segmentBytes: 4_096 });
+  const dsync = (file: string): boolean => openFlags(file).some((f) => (f & constants.O_DSYNC) === constants.O_DSYNC && (f & constants.O_APPEND) === constants.O_APPEND);
+  t.ok(dsync(join(dir, readdirSync(dir).filter((f) => f.endsWith('.seg')).sort()[0] as string)), 'the first segment');
+  await journal.append(records.slice(0, 60));
+  const segments = readdirSync(dir).filter((f) => f.endsWith('.seg')).sort();
+  t.ok(segments.length > 1, `${segments.length} segments`);
+  t.ok(dsync(join(dir, segments[segments.length - 1] as string)), 'a segment rolled to');
+  await journal.close();
+  const reopened = await Journal.open({ dir, segmentBytes: 4_096 });
+  t.ok(dsync(join(dir, segments[segments.length - 1] as string)), 'the tail of a reopened journal');
   await reopened.close();
 });
 
