@@ -107,6 +107,18 @@ export class FillWindows {
     return this.accounts.keys();
   }
 
+  /** Every fill held, in log order (oldest first). */
+  *held(): IterableIterator<HeldFill> {
+    for (let i = this.head; i < this.order.length; i++) yield this.order[i] as HeldFill;
+  }
+
+  /** Accounts whose window misses older fills. */
+  droppedAccounts(): string[] {
+    const out: string[] = [];
+    for (const w of this.accounts.values()) if (w.dropped) out.push(w.account);
+    return out;
+  }
+
   /** Marks an account's window as missing older fills (start-up: the account has fills older than those loaded). */
   markDropped(account: string): void {
     const w = this.accounts.get(account);

@@ -8,13 +8,15 @@
 // it; waitFor(pos) covers the moments when the model is still catching up from the log.
 //
 // Start-up: restored from the stored projections as of the projector's committed position (liveRestore.ts),
-// then the log from there on: normally a few batches, at most what the projector had not yet written.
+// then the log from there on: normally a few batches, at most what the projector had not yet written. A
+// process without its own projector restores from its own snapshot of the model instead (liveSnapshot.ts).
 
 import type { ClickHouseClient } from '@clickhouse/client';
 import { hasEncodedReads, type EventLog, type EventsRecord } from '../../log/eventLog.js';
 import { decodeEvents } from '../../log/recordCodec.js';
 import { LiveState, type LiveStateOptions } from './liveState.js';
 import { restoreLive } from './liveRestore.js';
+import { restoreSnapshot, type LiveSnapshot } from './liveSnapshot.js';
 
 /** Most offered records held while the model catches up from the log; beyond it they are read back from the log. */
 const MAX_HELD = 50_000;
@@ -54,6 +56,19 @@ export class LiveReadModel {
   /** Restores the state as of `at` (the projector's committed position, before its run() starts) and follows the log to its end. */
   async start(ch: ClickHouseClient, db: string, at: number): Promise<void> {
     await restoreLive(ch, db, at, this.state);
+    await this.follow();
+  }
+
+  /**
+   * Restores the state from a snapshot of the model (liveSnapshot.ts), or starts empty without one, and
+   * follows the log to its end: how a process without its own projector starts.
+   */
+  async startFrom(snapshot: LiveSnapshot | undefined): Promise<void> {
+    if (snapshot !== undefined) restoreSnapshot(snapshot, this.state);
+    await this.follow();
+  }
+
+  private async follow(): Promise<void> {
     await this.catchUp();
     if (this.failure !== undefined) throw new Error('the in-memory read model could not follow the log', { cause: this.failure });
     this.started = true;

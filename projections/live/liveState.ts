@@ -165,6 +165,17 @@ export class LiveState {
     this.marks.set(conditionId, { minute, mark, earlier });
   }
 
+  /** Every market's last trade and mark state, for a snapshot (liveSnapshot.ts). */
+  exportMarks(): { lastTrades: [string, number][]; marks: [string, { minute: number; mark: number | null; earlier: number | null }][] } {
+    return { lastTrades: [...this.lastTrade], marks: [...this.marks].map(([id, m]) => [id, { minute: m.minute, mark: m.mark, earlier: m.earlier }]) };
+  }
+
+  /** Sets the marks exportMarks() gave (a fresh state being restored). */
+  importMarks(lastTrades: readonly [string, number][], marks: readonly [string, { minute: number; mark: number | null; earlier: number | null }][]): void {
+    for (const [id, price] of lastTrades) this.lastTrade.set(id, price);
+    for (const [id, m] of marks) this.marks.set(id, { minute: m.minute, mark: m.mark, earlier: m.earlier });
+  }
+
   /** The last trade price of a market (outcome 0's terms), if it traded. */
   lastTradeOf(conditionId: string): number | undefined {
     return this.lastTrade.get(conditionId);

@@ -1,8 +1,9 @@
 // The in-memory read model against the ClickHouse read model, at the same log position, over generated
 // trading histories from the engine's model generator (every kind of fill, cancels, splits, merges,
 // redemptions, resolutions, tick and fee changes): for every endpoint it serves and a spread of parameters,
-// the JSON must be byte-identical. Three ways to build the in-memory state: applying every record; restored
-// from the projections part-way and following the log from there (a restart); and with a tiny bound on
+// the JSON must be byte-identical. Four ways to build the in-memory state: applying every record; restored
+// from the projections part-way and following the log from there (a restart); restored from a snapshot of
+// the model part-way (a process without its own projector) and following the log; and with a tiny bound on
 // finished orders, so most single-order reads go to ClickHouse.
 
 import t, { type Test } from 'tap';
@@ -10,6 +11,7 @@ import { Projector } from '../../projections/projector.js';
 import { accountOrder, accountOrders, holders, metadataFrom, positions, POSITION_SORTS, readContext, type MarketMetadata, type ReadContext } from '../../projections/readModel/index.js';
 import { LiveState } from '../../projections/live/liveState.js';
 import { LiveReadModel } from '../../projections/live/liveReadModel.js';
+import { LiveSnapshotStore, snapshotBytes } from '../../projections/live/liveSnapshot.js';
 import { accountOrderAnywhere, liveAccountOrders, liveAccountOrdersJson, liveHolders, livePositions, NOT_IN_MEMORY, liveAccountOrder } from '../../projections/live/liveReads.js';
 import type { AccountOrdersParams } from '../../projections/readModel/accountOrders.js';
 import { compileRoute } from '../../api/http/schemas.js';
@@ -128,6 +130,19 @@ for (const seed of seeds) {
     await projector.catchUp();
     t.equal(projector.position, session.records.length);
 
+    // A process without a projector: its own snapshot of the model near the end (through the file store; so
+    // that what it holds is what the last records do not overwrite), then the log from there on.
+    const late = session.records.length - 3;
+    const half = new LiveState({ feeAccount: FEE_ACCOUNT });
+    for (const r of session.records.slice(0, late)) half.apply(r);
+    const store = new LiveSnapshotStore(mkdtempSync(join(tmpdir(), 'live-snapshots-')));
+    await store.write(half.pos, snapshotBytes(half));
+    const { snapshot } = await store.latest(session.records.length);
+    t.equal(snapshot?.pos, late, 'the snapshot reads back at its position');
+    const snapshotted = new LiveReadModel(session.journal, { feeAccount: FEE_ACCOUNT });
+    await snapshotted.startFrom(snapshot);
+    t.equal(snapshotted.position, session.records.length, 'the model restored from the snapshot followed the log to its end');
+
     const applied = new LiveState({ feeAccount: FEE_ACCOUNT });
     const bounded = new LiveState({ feeAccount: FEE_ACCOUNT, maxFinishedOrders: 3 });
     const conditionIds = [...new Set(events.flatMap((e) => (e.type === 'MarketListed' ? [e.conditionId] : [])))];
@@ -150,7 +165,7 @@ for (const seed of seeds) {
       const early = await liveAccountOrder(bounded, ctx.metadata, { caller: someAccepted.account, id: someAccepted.orderId });
       t.ok(early === NOT_IN_MEMORY || bounded.byId.get(someAccepted.orderId)?.status === 'LIVE', 'an early finished order is left to ClickHouse');
     }
-    const compared = await compareAll(t, ctx, { applied, restarted: restarted.state, bounded }, events, projector);
+    const compared = await compareAll(t, ctx, { applied, restarted: restarted.state, bounded, snapshotted: snapshotted.state }, events, projector);
     t.ok(compared > 700, `${compared} answers compared`);
     await session.journal.close();
   });

@@ -1,10 +1,11 @@
 // GET /trades?user= and GET /data/trades from the fill windows in memory against the ClickHouse read model,
 // at the same log position, over generated trading histories (four accounts, self-trades, fills sharing a
 // millisecond, resolutions): for every parameter combination the memory answer, when memory gives one, must
-// be ClickHouse's byte for byte, and bad parameters must fail with the same error. Four ways to build the
+// be ClickHouse's byte for byte, and bad parameters must fail with the same error. Six ways to build the
 // windows: applying every record with the default bounds (every read answered from memory); with bounds so
-// small that most pages reach past the window (answered from ClickHouse); and restored from the projections
-// part-way, with each of the two, then following the log (a restart).
+// small that most pages reach past the window (answered from ClickHouse); restored from the projections
+// part-way, with each of the two, then following the log (a restart); and restored from a snapshot of the
+// model, with each of the two, then following the log (a process without its own projector).
 
 import t, { type Test } from 'tap';
 import { Projector } from '../../projections/projector.js';
@@ -13,6 +14,10 @@ import type { ActivityTradesParams } from '../../projections/readModel/activityT
 import type { AccountTradesParams } from '../../projections/readModel/accountTrades.js';
 import { LiveState } from '../../projections/live/liveState.js';
 import { LiveReadModel } from '../../projections/live/liveReadModel.js';
+import { LiveSnapshotStore, snapshotBytes } from '../../projections/live/liveSnapshot.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FillWindows, type HeldFill } from '../../projections/live/fillWindows.js';
 import { NOT_IN_MEMORY } from '../../projections/live/liveReads.js';
 import { liveAccountTrades, liveAccountTradesJson, liveActivityTrades } from '../../projections/live/liveTrades.js';
@@ -178,6 +183,23 @@ for (const seed of seeds) {
     await projector.catchUp();
     t.equal(projector.position, session.records.length);
 
+    // A process without a projector: its own snapshot of the model (through the file store), then the log from
+    // there on: near the end, so that which windows miss older fills is the snapshot's to say, not the few
+    // fills that follow.
+    const fromSnapshot = async (bounds: object): Promise<LiveState> => {
+      const at = session.records.length - 2;
+      const before = new LiveState({ feeAccount: FEE_ACCOUNT, ...bounds });
+      for (const r of session.records.slice(0, at)) before.apply(r);
+      const store = new LiveSnapshotStore(mkdtempSync(join(tmpdir(), 'live-snapshots-')));
+      await store.write(before.pos, snapshotBytes(before));
+      const model = new LiveReadModel(session.journal, { feeAccount: FEE_ACCOUNT, ...bounds });
+      await model.startFrom((await store.latest()).snapshot);
+      t.equal(model.position, session.records.length, 'the model restored from a snapshot followed the log to its end');
+      return model.state;
+    };
+    const snapshotted = await fromSnapshot({});
+    const snapshottedSmall = await fromSnapshot(SMALL);
+
     const applied = new LiveState({ feeAccount: FEE_ACCOUNT });
     const small = new LiveState({ feeAccount: FEE_ACCOUNT, ...SMALL });
     for (const r of session.records) {
@@ -189,8 +211,8 @@ for (const seed of seeds) {
     t.equal(restarted.fills.size, fills, 'so does a restart with them');
     for (const s of [small, restartedSmall]) t.ok(s.fills.size <= SMALL.maxFills && s.fills.size > 0, `${s.fills.size} fills held within the bound`);
 
-    const tallies = await compareAll(t, ctx, { applied, restarted, small, restartedSmall }, events, seed);
-    for (const name of ['applied', 'restarted']) {
+    const tallies = await compareAll(t, ctx, { applied, restarted, small, restartedSmall, snapshotted, snapshottedSmall }, events, seed);
+    for (const name of ['applied', 'restarted', 'snapshotted']) {
       const { memory, texts, fallback, traderFallback } = tallies[name] as Tally;
       t.ok(memory > 1_000 && traderFallback === 0, `${name}: ${memory} answers from memory, ${fallback} from ClickHouse (the fee account's, or without a user)`);
       t.ok(texts > 300, `${name}: ${texts} pages of GET /data/trades sent as memory's JSON bytes, each the serialised ClickHouse page`);
@@ -198,7 +220,7 @@ for (const seed of seeds) {
     for (const [name, s] of Object.entries({ applied, small })) {
       t.ok(s.tradeJson.size > 0 && s.tradeJson.size <= s.tradeJson.max, `${name}: ${s.tradeJson.size} fills keep their trade JSON (at most ${s.tradeJson.max})`);
     }
-    for (const name of ['small', 'restartedSmall']) {
+    for (const name of ['small', 'restartedSmall', 'snapshottedSmall']) {
       const { memory, traderFallback } = tallies[name] as Tally;
       t.ok(memory > 300 && traderFallback > 300, `${name}: ${memory} answers from memory, ${traderFallback} of traders from ClickHouse`);
     }

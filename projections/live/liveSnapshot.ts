@@ -1,0 +1,152 @@
+// Snapshots of the in-memory read model, for processes that keep it without the projector beside them (the
+// `api` role). A process that runs the projector restores the model from the projection tables as of the
+// projector's committed position (liveRestore.ts); a process that does not cannot: another process's projector
+// keeps writing, and a background merge may replace a row the restore would need by a newer one. Such a
+// process writes its own model to its data directory as it follows the log, and on start reads the newest
+// snapshot and follows the log from its position, instead of the whole log.
+//
+// A snapshot holds what the restore from the tables gives, taken from memory at one log position: markets,
+// open orders (with their book levels, rebuilt by OrdersBuilder.restore), every position, each market's last
+// trade and mark, the fills memory holds (log order) and which accounts miss older fills. Finished orders are
+// left out as the restore leaves them out: `horizon` is the snapshot's position, and an order that finished
+// before it is read from ClickHouse once the projector has reached it. The equivalence tests
+// (test/projections/liveReads.test.ts, liveTrades.test.ts) restore a model from a snapshot part-way through
+// their histories and compare every read with ClickHouse's.
+//
+// Files: `live-<pos>.v8` (v8.serialize) in their own directory, written to a temporary file, fsynced and
+// renamed, the newest `keep` kept; a file that does not read back is skipped for the one before it.
+
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import type { MarketState } from '../builders/markets.js';
+import type { OpenOrder } from '../builders/orders.js';
+import type { PositionState } from '../builders/positions.js';
+import type { LiveState } from './liveState.js';
+
+export const LIVE_SNAPSHOT_FORMAT = 1;
+
+/** A held fill, column by column in FillWindows.add()'s order. */
+type FillTuple = [
+  string, number, string, number, number,
+  string, string, string, string, number, 'BUY' | 'SELL', number, number, number,
+  string, string, string, string, number, 'BUY' | 'SELL', number, number, number,
+];
+
+export interface LiveSnapshot {
+  readonly format: typeof LIVE_SNAPSHOT_FORMAT;
+  /** Last log position the snapshot includes. */
+  readonly pos: number;
+  readonly markets: readonly MarketState[];
+  readonly orders: readonly OpenOrder[];
+  readonly positions: readonly PositionState[];
+  readonly lastTrades: readonly [string, number][];
+  readonly marks: readonly [string, { minute: number; mark: number | null; earlier: number | null }][];
+  readonly fills: readonly FillTuple[];
+  readonly dropped: readonly string[];
+}
+
+/** The state's snapshot as bytes: taken and serialised at once, so it is the state at its position. */
+export function snapshotBytes(state: LiveState): Buffer {
+  const positions: PositionState[] = [];
+  for (const tokens of state.positions.positions.values()) for (const p of tokens.values()) positions.push(p);
+  const fills: FillTuple[] = [];
+  for (const f of state.fills.held()) {
+    fills.push([
+      f.fill_id, f.time_ms, f.condition_id, f.size, f.bucket_index,
+      f.taker_order_id, f.taker_account, f.taker_owner, f.taker_token_id, f.taker_outcome, f.taker_side, f.taker_price, f.taker_fee_bps, f.taker_amount,
+      f.maker_order_id, f.maker_account, f.maker_owner, f.maker_token_id, f.maker_outcome, f.maker_side, f.maker_price, f.maker_fee_bps, f.maker_amount,
+    ]);
+  }
+  const { lastTrades, marks } = state.exportMarks();
+  const snapshot: LiveSnapshot = {
+    format: LIVE_SNAPSHOT_FORMAT,
+    pos: state.pos,
+    markets: [...state.markets.markets.values()],
+    orders: [...state.orders.open.values()],
+    positions,
+    lastTrades,
+    marks,
+    fills,
+    dropped: state.fills.droppedAccounts(),
+  };
+  return serialize(snapshot);
+}
+
+/** Reads snapshot bytes; throws when they are not a snapshot of this format. */
+export function readSnapshot(bytes: Buffer): LiveSnapshot {
+  const snapshot = deserialize(bytes) as Partial<LiveSnapshot> | null;
+  if (snapshot === null || typeof snapshot !== 'object' || snapshot.format !== LIVE_SNAPSHOT_FORMAT || typeof snapshot.pos !== 'number') {
+    throw new Error(`not a live read model snapshot of format ${LIVE_SNAPSHOT_FORMAT}`);
+  }
+  return snapshot as LiveSnapshot;
+}
+
+/** Restores `state` (fresh) from a snapshot: as the restore from the tables would leave it at the snapshot's position. */
+export function restoreSnapshot(snapshot: LiveSnapshot, state: LiveState): void {
+  if (state.pos !== 0) throw new Error('a live read model snapshot restores into a fresh state only');
+  for (const m of snapshot.markets) state.markets.restore(m);
+  for (const o of snapshot.orders) state.orders.restore(o);
+  for (const p of snapshot.positions) state.positions.restore(p);
+  state.importMarks(snapshot.lastTrades, snapshot.marks);
+  for (const f of snapshot.fills) state.fills.add(...f);
+  for (const account of snapshot.dropped) state.fills.markDropped(account);
+  state.pos = snapshot.pos;
+  state.horizon = snapshot.pos;
+}
+
+const NAME = /^live-(\d{20})\.v8$/;
+
+export class LiveSnapshotStore {
+  constructor(
+    readonly dir: string,
+    private readonly keep = 2,
+  ) {}
+
+  /** Writes a snapshot's bytes (snapshotBytes) as covering `pos`; resolves with the file's path. */
+  async write(pos: number, bytes: Buffer): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const path = join(this.dir, `live-${String(pos).padStart(20, '0')}.v8`);
+    const temp = `${path}.tmp`;
+    const handle = await open(temp, 'w');
+    try {
+      await handle.writeFile(bytes);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+    const dir = await open(this.dir, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+    const names = await this.names();
+    for (const name of names.slice(this.keep)) await rm(join(this.dir, name), { force: true });
+    return path;
+  }
+
+  private async names(): Promise<string[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    return names.filter((n) => NAME.test(n)).sort().reverse();
+  }
+
+  /** The newest snapshot that reads back and covers at most `maxPos`; with the files skipped on the way and why. */
+  async latest(maxPos = Number.POSITIVE_INFINITY): Promise<{ snapshot: LiveSnapshot | undefined; skipped: string[] }> {
+    const skipped: string[] = [];
+    for (const name of await this.names()) {
+      try {
+        const snapshot = readSnapshot(await readFile(join(this.dir, name)));
+        if (snapshot.pos > maxPos) {
+          skipped.push(`${name}: covers position ${snapshot.pos}, beyond the end of the log (${maxPos})`);
+          continue;
+        }
+        return { snapshot, skipped };
+      } catch (error) {
+        skipped.push(`${name}: unreadable (${error instanceof Error ? error.message : String(error)})`);
+      }
+    }
+    return { snapshot: undefined, skipped };
+  }
+}
