@@ -7,7 +7,8 @@
 // per account, per position held, per fill held and per finished order kept; what an account's window costs
 // beside its fills (measured on synthetic fills between fresh accounts); and the apply rate (records/s, the
 // rate of catching up from the log after a restart). With BENCH_RESTORE (default true) the history is also
-// projected into a fresh embedded ClickHouse and the model restored from it, timed (a restart's start-up).
+// projected into a fresh embedded ClickHouse and the model restored from it, timed (a restart's start-up); and
+// the model as served is snapshotted as an API node does and restored from the snapshot, timed.
 // The last line is one JSON object.
 
 import { DEFAULT_ENGINE_CONFIG, Engine, type Command } from '../engine/index.js';
@@ -16,6 +17,7 @@ import type { LogRecord } from '../log/eventLog.js';
 import { decodeEvents, encodeRecord } from '../log/recordCodec.js';
 import { LiveState } from '../projections/live/liveState.js';
 import { restoreLive } from '../projections/live/liveRestore.js';
+import { readSnapshot, restoreSnapshot, snapshotBytes } from '../projections/live/liveSnapshot.js';
 import { DEFAULT_MAX_ACCOUNT_FILLS, DEFAULT_MAX_FILLS, FillWindows } from '../projections/live/fillWindows.js';
 import { restoreFills } from '../projections/live/fillsRestore.js';
 import { Projector } from '../projections/projector.js';
@@ -171,17 +173,33 @@ async function timeRestore(): Promise<{ ms: number; fillsMs: number; fills: numb
 }
 const restore = RESTORE ? await timeRestore() : undefined;
 
+/** The model as served, snapshotted as an API node does (taken and serialised at once) and restored from it. */
+function timeSnapshot(): { ms: number; bytes: number; restoreMs: number } {
+  const s0 = performance.now();
+  const bytes = snapshotBytes(state);
+  const ms = performance.now() - s0;
+  const r0 = performance.now();
+  const fresh = new LiveState({ feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount });
+  restoreSnapshot(readSnapshot(bytes), fresh);
+  const restoreMs = performance.now() - r0;
+  if (fresh.fills.size !== state.fills.size || fresh.pos !== state.pos) throw new Error('the snapshot did not restore the model');
+  return { ms, bytes: bytes.length, restoreMs };
+}
+const snapshot = timeSnapshot();
+
 if (kept.length !== 3) throw new Error('a measured state was not kept');
 console.log(`history: ${ACCOUNTS} taker accounts + ${MAKERS} makers, ${positions} taker positions (${held} positions in all), ${fills} fills (${fillsHeld} held), ${open} open orders, ${finishedKept} finished orders kept (bound ${state.byId.size - open >= 200_000 ? 'reached' : 'not reached'}), ${records.length} records`);
 console.log(`in-memory read model heap: ${(bytes / 1e6).toFixed(1)} MB in all = ${(bytes / (ACCOUNTS + MAKERS)).toFixed(0)} B per account; without finished orders and fills ${(bareBytes / 1e6).toFixed(1)} MB = ${perPosition.toFixed(0)} B per position held (open orders and markets included); ${perFinished.toFixed(0)} B per finished order kept`);
 console.log(`fill windows: ${fillsHeld} fills held in ${windows} windows: ${(fillBytes / 1e6).toFixed(1)} MB = ${perFill.toFixed(0)} B per fill held (its two windows' share included) = ${((perFill * 1e6) / 1e6).toFixed(0)} MB per million fills; an account's window beside its fills ${perWindow.toFixed(0)} B`);
 console.log(`apply: ${records.length} records in ${applyMs.toFixed(0)} ms = ${Math.round(records.length / (applyMs / 1000))} records/s`);
+console.log(`snapshot (an API node's): taken and serialised in ${(snapshot.ms / 1000).toFixed(2)} s, ${(snapshot.bytes / 1e6).toFixed(1)} MB; the model restored from it in ${(snapshot.restoreMs / 1000).toFixed(2)} s`);
 if (restore !== undefined) console.log(`restore from ClickHouse (a restart): the model with ${restore.fills} fills in ${(restore.ms / 1000).toFixed(2)} s, of which the fills ${(restore.fillsMs / 1000).toFixed(2)} s (the history was projected in ${(restore.projectMs / 1000).toFixed(1)} s)`);
 console.log(
   JSON.stringify({
     bench: 'live-memory', accounts: ACCOUNTS + MAKERS, positions: held, fills, openOrders: open, finishedOrdersKept: finishedKept, fillsHeld, fillWindows: windows, heapBytes: bytes,
     bytesPerAccount: Math.round(bytes / (ACCOUNTS + MAKERS)), bytesPerPosition: Math.round(perPosition), bytesPerFinishedOrder: Math.round(perFinished), bytesPerFill: Math.round(perFill),
     bytesPerWindow: Math.round(perWindow), heapBytesWithoutFinishedAndFills: bareBytes, recordsPerSecond: Math.round(records.length / (applyMs / 1000)),
+    snapshotMs: Math.round(snapshot.ms), snapshotBytes: snapshot.bytes, snapshotRestoreMs: Math.round(snapshot.restoreMs),
     restoreMs: restore === undefined ? null : Math.round(restore.ms), restoreFillsMs: restore === undefined ? null : Math.round(restore.fillsMs), restoredFills: restore?.fills ?? null,
   }),
 );

@@ -6,7 +6,8 @@
 // role's progress (cluster/projectionWatcher.ts).
 //
 // Start-up: the replica is recovered from this node's own snapshots (its data directory, written as it
-// follows) and the log after them; the in-memory read model is built from the log. All API nodes must share
+// follows) and the log after them; the in-memory read model likewise, from its own snapshots written beside
+// the replica's. All API nodes must share
 // --auth-secret: API key credentials are derived from it.
 
 import { randomBytes } from 'node:crypto';
@@ -26,6 +27,7 @@ import { applyMigrations } from '../../storage/migrations.js';
 import { PROJECTION_MIGRATIONS } from '../../projections/schema.js';
 import { MarketIndex } from '../../catalog/marketIndex.js';
 import { LiveReadModel } from '../../projections/live/liveReadModel.js';
+import { LiveSnapshotStore, snapshotBytes } from '../../projections/live/liveSnapshot.js';
 import { loadUws } from '../../api/http/uwsLoader.js';
 import { StreamPublisher } from '../../api/ws/streamPublisher.js';
 import { EngineClient } from '../../cluster/engineClient.js';
@@ -102,18 +104,32 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     creationTime: (orderId) => live?.state.byId.get(orderId)?.createdAt,
     onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey),
   });
-  await live?.start(ch, db, 0);
+  // The in-memory read model from this node's own snapshot of it and the log after it (a node has no projector
+  // beside it to restore from: projections/live/liveSnapshot.ts says why).
+  const liveSnapshots = new LiveSnapshotStore(join(config.dataDir, 'live'));
+  if (live !== undefined) {
+    const { snapshot, skipped } = await liveSnapshots.latest(recovery.pos);
+    for (const reason of skipped) logger.warn({ reason }, 'in-memory read model snapshot skipped');
+    const started = performance.now();
+    await live.startFrom(snapshot);
+    logger.info({ snapshotPos: snapshot?.pos ?? 0, pos: live.position, ms: Math.round(performance.now() - started) }, 'in-memory read model restored');
+  }
 
   // Replica snapshots: written as the replica follows, so that a restart replays only the log after the last.
   let lastSnapshotSeq = engine.seq;
   let snapshotting = false;
+  // The read model's snapshot goes with it, taken at the model's own position (it applies what the replica
+  // hands it at once, so normally the same).
   const maybeSnapshot = (pos: number): void => {
     if (snapshotting || engine.seq - lastSnapshotSeq < config.snapshotIntervalEvents) return;
     lastSnapshotSeq = engine.seq;
     snapshotting = true;
+    const liveSnapshot = live?.ready === true ? { pos: live.position, bytes: snapshotBytes(live.state) } : undefined;
     snapshots
       .write({ format: 1, pos, stateHash: engine.stateHash(), engine: exportSnapshot(engine) })
       .catch((error: unknown) => logger.error({ err: error }, 'replica snapshot failed'))
+      .then(() => (liveSnapshot === undefined ? undefined : liveSnapshots.write(liveSnapshot.pos, liveSnapshot.bytes)))
+      .catch((error: unknown) => logger.error({ err: error }, 'in-memory read model snapshot failed'))
       .finally(() => (snapshotting = false));
   };
   let marketsStale = false;

@@ -288,6 +288,18 @@ t.test('an API node killed with SIGKILL under load comes back with the same stat
   tt.match(same, /"bids":\[\{/, 'the restarted node serves the same book as the other');
   const restarted = api1.proc.lines.find((l) => l.msg === 'replica of the engine recovered');
   tt.ok(Number(restarted?.snapshotPos ?? 0) > 0, `it restarted from its own snapshot (at ${String(restarted?.snapshotPos)}) and the log after it`);
+  const live = api1.proc.lines.find((l) => l.msg === 'in-memory read model restored');
+  tt.ok(Number(live?.snapshotPos ?? 0) > 0, `its in-memory read model too (from its snapshot at ${String(live?.snapshotPos)}, followed to ${String(live?.pos)})`);
+  // What the in-memory reads give: alice's positions and open orders, the same on both nodes.
+  const reads = async (url: string): Promise<string> => {
+    const positions = (await json(`${url}/positions?user=${alice.wallet.address.toLowerCase()}&sizeThreshold=0`)).body;
+    return JSON.stringify([positions, await on(alice, url).getOpenOrders()]);
+  };
+  const both = await eventually('both nodes give alice the same positions and open orders', async () => {
+    const [a, b] = [await reads(api1.url), await reads(api2.url)];
+    return a === b ? a : undefined;
+  });
+  tt.match(both, /"size"/, 'and they hold something');
 });
 
 t.test('graceful shutdown of every role', async (tt) => {
