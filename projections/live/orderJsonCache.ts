@@ -16,6 +16,7 @@ import { toOrder, type OrderRow } from '../readModel/accountOrders.js';
 import { outcomeLabel, type MarketInfo } from '../readModel/markets.js';
 import { ownBytes } from '../readModel/jsonText.js';
 import { orderJson } from '../readModel/orderJson.js';
+import { Fifo } from './fifo.js';
 
 interface OrderJsonEntry {
   /** The JSON text's UTF-8 bytes. */
@@ -29,9 +30,8 @@ interface OrderJsonEntry {
 export class OrderJsonCache {
   readonly max: number;
   private readonly texts = new WeakMap<OpenOrder, OrderJsonEntry>();
-  /** Orders holding a text, oldest kept first: kept[head..]. */
-  private kept: (OpenOrder | undefined)[] = [];
-  private head = 0;
+  /** Orders holding a text, oldest kept first. */
+  private readonly kept = new Fifo<OpenOrder>();
 
   constructor(max: number) {
     this.max = max;
@@ -39,7 +39,7 @@ export class OrderJsonCache {
 
   /** Orders holding a text now. */
   get size(): number {
-    return this.kept.length - this.head;
+    return this.kept.size;
   }
 
   /** The order's JSON bytes as it stands, made and kept if need be; `row` makes the order's row (only when needed). */
@@ -56,15 +56,6 @@ export class OrderJsonCache {
 
   private keep(o: OpenOrder): void {
     this.kept.push(o);
-    while (this.kept.length - this.head > this.max) {
-      const old = this.kept[this.head] as OpenOrder;
-      this.kept[this.head] = undefined;
-      this.head += 1;
-      this.texts.delete(old);
-    }
-    if (this.head >= 1024 && 2 * this.head >= this.kept.length) {
-      this.kept = this.kept.slice(this.head);
-      this.head = 0;
-    }
+    while (this.kept.size > this.max) this.texts.delete(this.kept.shift() as OpenOrder);
   }
 }

@@ -13,13 +13,13 @@ import { toTrade } from '../readModel/accountTrades.js';
 import { outcomeLabel, type MarketInfo } from '../readModel/markets.js';
 import { ownBytes } from '../readModel/jsonText.js';
 import { tradeJsonParts } from '../readModel/tradeJson.js';
+import { Fifo } from './fifo.js';
 import type { HeldFill, TradeJsonEntry } from './fillWindows.js';
 
 export class TradeJsonCache {
   readonly max: number;
-  /** Fills holding a text, oldest kept first: kept[head..]. */
-  private kept: (HeldFill | undefined)[] = [];
-  private head = 0;
+  /** Fills holding a text, oldest kept first. */
+  private readonly kept = new Fifo<HeldFill>();
 
   constructor(max: number) {
     this.max = max;
@@ -27,7 +27,7 @@ export class TradeJsonCache {
 
   /** Fills holding a text now. */
   get size(): number {
-    return this.kept.length - this.head;
+    return this.kept.size;
   }
 
   /** The fill's trade JSON bytes (trader_side left out), made and kept if need be. */
@@ -46,15 +46,6 @@ export class TradeJsonCache {
 
   private keep(f: HeldFill): void {
     this.kept.push(f);
-    while (this.kept.length - this.head > this.max) {
-      const old = this.kept[this.head] as HeldFill;
-      this.kept[this.head] = undefined;
-      this.head += 1;
-      old.json = undefined;
-    }
-    if (this.head >= 1024 && 2 * this.head >= this.kept.length) {
-      this.kept = this.kept.slice(this.head);
-      this.head = 0;
-    }
+    while (this.kept.size > this.max) (this.kept.shift() as HeldFill).json = undefined;
   }
 }
