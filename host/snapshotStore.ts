@@ -3,9 +3,10 @@
 // directory. A torn or unreadable snapshot is skipped in favour of the previous one. The newest `keep`
 // snapshots are kept.
 
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineSnapshot } from '../engine/index.js';
+import { writeFileDurably } from '../log/durableFile.js';
 
 export const SNAPSHOT_FILE_FORMAT = 1;
 
@@ -32,21 +33,7 @@ export class SnapshotStore {
     await mkdir(this.dir, { recursive: true });
     const name = `snapshot-${String(snapshot.pos).padStart(20, '0')}.json`;
     const path = join(this.dir, name);
-    const temp = `${path}.tmp`;
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(JSON.stringify(snapshot));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-    const dirHandle = await open(this.dir, 'r');
-    try {
-      await dirHandle.sync();
-    } finally {
-      await dirHandle.close();
-    }
+    await writeFileDurably(path, JSON.stringify(snapshot));
     await this.prune();
     return path;
   }

@@ -13,10 +13,8 @@
 // visible at once. The order reads, and the pages of GET /data/trades that lie within the caller's fills
 // memory keeps, come from the in-memory read model when it runs (projections/live/: same answers, no wait
 // for the projector; a page of orders or trades already as JSON, from the text memory keeps of each order or
-// fill shown); the
-// rest from ClickHouse once the projector holds everything acknowledged (an order
-// memory no longer holds, an older page of trades, builder trades). Query parameters are checked after
-// authentication.
+// fill shown); the rest from ClickHouse once the projector holds everything acknowledged (an order memory no
+// longer holds, an older page of trades, builder trades). Query parameters are checked after authentication.
 
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type RouteDef } from '../http/apiTypes.js';

@@ -24,6 +24,7 @@ import { FRAME_HEADER, allZero, readFrame, sealFrame } from './frame.js';
 import { readSegmentRecords } from './segmentReader.js';
 import { listSegments, segmentName, type Segment } from './segments.js';
 import { lockJournal } from './journalLock.js';
+import { syncDirectory } from '../durableFile.js';
 
 /**
  * Segments are appended through O_DSYNC: a write returns once its data (and the metadata needed to read it
@@ -50,14 +51,6 @@ export interface JournalRecovery {
 }
 
 
-async function syncDirectory(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Every this many positions, the journal remembers where a record starts. */
 const INDEX_EVERY = 256;

@@ -16,13 +16,14 @@
 // Files: `live-<pos>.v8` (v8.serialize) in their own directory, written to a temporary file, fsynced and
 // renamed, the newest `keep` kept; a file that does not read back is skipped for the one before it.
 
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { writeFileDurably } from '../../log/durableFile.js';
 import type { MarketState } from '../builders/markets.js';
 import type { OpenOrder } from '../builders/orders.js';
 import type { PositionState } from '../builders/positions.js';
-import type { LiveState } from './liveState.js';
+import type { LiveState, MarkState } from './liveState.js';
 
 export const LIVE_SNAPSHOT_FORMAT = 1;
 
@@ -41,7 +42,7 @@ export interface LiveSnapshot {
   readonly orders: readonly OpenOrder[];
   readonly positions: readonly PositionState[];
   readonly lastTrades: readonly [string, number][];
-  readonly marks: readonly [string, { minute: number; mark: number | null; earlier: number | null }][];
+  readonly marks: readonly [string, MarkState][];
   readonly fills: readonly FillTuple[];
   readonly dropped: readonly string[];
 }
@@ -107,21 +108,7 @@ export class LiveSnapshotStore {
   async write(pos: number, bytes: Buffer): Promise<string> {
     await mkdir(this.dir, { recursive: true });
     const path = join(this.dir, `live-${String(pos).padStart(20, '0')}.v8`);
-    const temp = `${path}.tmp`;
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(bytes);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-    const dir = await open(this.dir, 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
+    await writeFileDurably(path, bytes);
     const names = await this.names();
     for (const name of names.slice(this.keep)) await rm(join(this.dir, name), { force: true });
     return path;

@@ -40,7 +40,7 @@ class DiscardRows extends RowSink {
 }
 
 /** A market's mark in outcome 0's terms (micro-units); null = none. */
-interface MarkState {
+export interface MarkState {
   /** Start (ms) of the latest minute in which the market's book or last trade changed. */
   minute: number;
   /** The mark at the end of that minute so far: the midpoint of a two-sided book, else the last trade. */
@@ -165,15 +165,15 @@ export class LiveState {
     this.marks.set(conditionId, { minute, mark, earlier });
   }
 
-  /** Every market's last trade and mark state, for a snapshot (liveSnapshot.ts). */
-  exportMarks(): { lastTrades: [string, number][]; marks: [string, { minute: number; mark: number | null; earlier: number | null }][] } {
-    return { lastTrades: [...this.lastTrade], marks: [...this.marks].map(([id, m]) => [id, { minute: m.minute, mark: m.mark, earlier: m.earlier }]) };
+  /** Every market's last trade and mark state, for a snapshot (liveSnapshot.ts; serialised at once, so not copied). */
+  exportMarks(): { lastTrades: [string, number][]; marks: [string, MarkState][] } {
+    return { lastTrades: [...this.lastTrade], marks: [...this.marks] };
   }
 
-  /** Sets the marks exportMarks() gave (a fresh state being restored). */
-  importMarks(lastTrades: readonly [string, number][], marks: readonly [string, { minute: number; mark: number | null; earlier: number | null }][]): void {
+  /** Sets the marks exportMarks() gave (a fresh state being restored, from objects of its own). */
+  importMarks(lastTrades: readonly [string, number][], marks: readonly [string, MarkState][]): void {
     for (const [id, price] of lastTrades) this.lastTrade.set(id, price);
-    for (const [id, m] of marks) this.marks.set(id, { minute: m.minute, mark: m.mark, earlier: m.earlier });
+    for (const [id, m] of marks) this.marks.set(id, m);
   }
 
   /** The last trade price of a market (outcome 0's terms), if it traded. */

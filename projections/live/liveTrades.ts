@@ -10,7 +10,6 @@ import { cursorFor, END_CURSOR } from '../readModel/cursor.js';
 import type { MarketInfo } from '../readModel/markets.js';
 import type { MarketMetadataSource } from '../readModel/metadata.js';
 import { pageBytes } from '../readModel/jsonText.js';
-import { MAKER_JSON, TAKER_JSON } from '../readModel/tradeJson.js';
 import { transactionHashOf } from '../readModel/wire.js';
 import type { HeldFill } from './fillWindows.js';
 import { liveMarkets, NOT_IN_MEMORY } from './liveReads.js';
@@ -140,5 +139,6 @@ export async function liveAccountTradesJson(state: LiveState, metadata: MarketMe
   return pageBytes(items, rows.length > q.limit ? cursorFor(q.offset + q.limit) : END_CURSOR, q.limit, count, 3);
 }
 
-const TAKER_BYTES = Buffer.from(TAKER_JSON);
-const MAKER_BYTES = Buffer.from(MAKER_JSON);
+/** The reader's `trader_side` value, between a kept trade's head and tail. */
+const TAKER_BYTES = Buffer.from('"TAKER"');
+const MAKER_BYTES = Buffer.from('"MAKER"');

@@ -1,5 +1,5 @@
-// JSON literals written by hand where a read sends text it keeps (tradeJson.ts, orderJson.ts): each exactly as
-// JSON.stringify, and so fast-json-stringify, writes it.
+// JSON written by hand where a read sends text it keeps (tradeJson.ts, orderJson.ts): each literal exactly as
+// JSON.stringify, and so fast-json-stringify, writes it; and the pages those texts are sent in, as bytes.
 
 /** Characters JSON.stringify escapes (controls, `"`, `\`) and lone-surrogate candidates. */
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\ud800-\udfff]/;
@@ -26,8 +26,8 @@ export function ownBytes(text: string): Buffer {
 }
 
 /**
- * A page's bytes (pageJson's text): its opening, the items separated by commas, its closing. An item may be
- * given in pieces: `piecesPerItem` consecutive buffers make one.
+ * A cursor page `{data, next_cursor, limit, count}` as bytes: its opening, the items separated by commas, its
+ * closing. An item may be given in pieces: `piecesPerItem` consecutive buffers make one.
  */
 export function pageBytes(items: readonly Buffer[], nextCursor: string, limit: number, count: number, piecesPerItem = 1): Buffer {
   const parts: Buffer[] = [PAGE_OPEN];
@@ -48,18 +48,3 @@ export function pageBytes(items: readonly Buffer[], nextCursor: string, limit: n
 
 const PAGE_OPEN = Buffer.from('{"data":[');
 const COMMA = Buffer.from(',');
-
-/**
- * The same text as one flat string. Text built by concatenation is a tree of pieces in V8 (a cons string);
- * a kept text is joined into pages many times, and joining flat strings costs about half as much (measured).
- * Number() reads the characters, which flattens the string in place.
- */
-export function flattened(s: string): string {
-  Number(s);
-  return s;
-}
-
-/** A cursor page `{data, next_cursor, limit, count}` around its items' JSON text (joined with commas). */
-export function pageJson(items: string, nextCursor: string, limit: number, count: number): string {
-  return `{"data":[${items}],"next_cursor":${jsonText(nextCursor)},"limit":${jsonInt(limit)},"count":${jsonInt(count)}}`;
-}

@@ -5,13 +5,13 @@
 // (projections/live/orderJsonCache.ts), so that a page is these texts joined.
 
 import type { AccountOrder } from './accountOrders.js';
-import { flattened, jsonInt, jsonText } from './jsonText.js';
+import { jsonInt, jsonText } from './jsonText.js';
 
 export function orderJson(o: AccountOrder): string {
   let trades = '';
   for (let i = 0; i < o.associate_trades.length; i++) trades += (i > 0 ? ',' : '') + jsonText(o.associate_trades[i] as string);
-  return flattened(`{"id":${jsonText(o.id)},"status":${jsonText(o.status)},"owner":${jsonText(o.owner)},"maker_address":${jsonText(o.maker_address)}`
+  return `{"id":${jsonText(o.id)},"status":${jsonText(o.status)},"owner":${jsonText(o.owner)},"maker_address":${jsonText(o.maker_address)}`
     + `,"market":${jsonText(o.market)},"asset_id":${jsonText(o.asset_id)},"side":${jsonText(o.side)},"original_size":${jsonText(o.original_size)}`
     + `,"size_matched":${jsonText(o.size_matched)},"price":${jsonText(o.price)},"outcome":${jsonText(o.outcome)},"expiration":${jsonText(o.expiration)}`
-    + `,"order_type":${jsonText(o.order_type)},"associate_trades":[${trades}],"created_at":${jsonInt(o.created_at)}}`);
+    + `,"order_type":${jsonText(o.order_type)},"associate_trades":[${trades}],"created_at":${jsonInt(o.created_at)}}`;
 }

@@ -8,7 +8,7 @@
 // text before that value and the text after it.
 
 import type { AccountTrade, MakerOrder } from './accountTrades.js';
-import { flattened, jsonInt, jsonText, pageJson } from './jsonText.js';
+import { jsonInt, jsonText } from './jsonText.js';
 
 function makerOrderJson(m: MakerOrder): string {
   return `{"order_id":${jsonText(m.order_id)},"maker_address":${jsonText(m.maker_address)},"owner":${jsonText(m.owner)}`
@@ -29,19 +29,5 @@ export function tradeJsonParts(t: AccountTrade): TradeJsonParts {
     + `,"outcome":${jsonText(t.outcome)},"bucket_index":${jsonInt(t.bucket_index)},"owner":${jsonText(t.owner)}`
     + `,"maker_address":${jsonText(t.maker_address)},"transaction_hash":${jsonText(t.transaction_hash)},"trader_side":`;
   const tail = `,"type":${jsonText(t.type)},"maker_orders":[${t.maker_orders.map(makerOrderJson).join(',')}]}`;
-  return { head: flattened(head), tail: flattened(tail) };
-}
-
-export const TAKER_JSON = '"TAKER"';
-export const MAKER_JSON = '"MAKER"';
-
-/** One trade's JSON. */
-export function tradeJson(t: AccountTrade): string {
-  const { head, tail } = tradeJsonParts(t);
-  return head + jsonText(t.trader_side) + tail;
-}
-
-/** A cursor page `{data, next_cursor, limit, count}` from its trades' JSON texts. */
-export function tradePageJson(data: readonly string[], nextCursor: string, limit: number, count: number): string {
-  return pageJson(data.join(','), nextCursor, limit, count);
+  return { head, tail };
 }
