@@ -102,6 +102,11 @@ export const SETTINGS = {
   // Access
   operatorToken: optional(text({ minLength: 16, placeholder: '<token>' }), 'Bearer token of the operator API; unset turns the operator API off.', { secret: true }),
   activityIpAllowlist: setting(listOf(cidr(), { minItems: 1 }), ['0.0.0.0/0', '::/0'] as readonly string[], 'Client networks allowed on the activity surface; the default allows all.'),
+  trustedProxies: setting(
+    listOf(cidr()),
+    [] as readonly string[],
+    "Networks of the reverse proxies in front of the service (nginx, HAProxy, a load balancer): a request from one of them is attributed to the client its X-Forwarded-For names (the rightmost address that is not a trusted proxy), for rate limits, the activity allowlist, WebSocket connections per IP and logs. Empty: the connection's peer is the client and X-Forwarded-For is ignored.",
+  ),
   rateLimit: setting(bool(), true, 'Enforce the per-route request rate limits.'),
   corsOrigins: setting(
     listOf(corsOrigin()),

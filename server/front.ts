@@ -16,6 +16,7 @@ import { createHttpServer, type HttpServer } from '../api/http/httpServer.js';
 import type { HeaderEdge } from '../api/http/headerEdge.js';
 import { corsPolicy } from '../api/http/cors.js';
 import { IpAllowlist } from '../api/http/ipAllowlist.js';
+import { ClientAddresses } from '../api/http/clientAddress.js';
 import { RateLimiter } from '../api/http/rateLimiter.js';
 import { RATE_WINDOWS } from '../api/http/rateLimits.js';
 import { ROOT_RULES } from '../api/http/rootRules.js';
@@ -100,12 +101,14 @@ export async function startFront(parts: FrontParts): Promise<Front> {
   const operator = config.operatorToken === undefined ? [] : operatorRoutes({ host: gateway, token: config.operatorToken });
   // The market page (/ui) is a page, not API: it is left out of the OpenAPI document like the operator API.
   const routes = [...publicRoutes, ...serviceRoutes({ metrics, documented: publicRoutes, native, ready: parts.ready }), ...uiRoutes(loadUiBundle), ...operator];
+  const clientAddresses = new ClientAddresses(config.trustedProxies);
   const http = createHttpServer({
     uws,
     routes,
     rootRules: ROOT_RULES,
     limiter,
     activityAllowlist: new IpAllowlist(config.activityIpAllowlist),
+    clientAddresses,
     cors: config.corsOrigins.length === 0 ? undefined : corsPolicy(config.corsOrigins),
     compressMinBytes: config.compressMinBytes,
     clock,
@@ -124,6 +127,7 @@ export async function startFront(parts: FrontParts): Promise<Front> {
       maxBackpressureBytes: config.wsMaxBackpressureBytes,
     },
     counters: wsCounters,
+    clientAddresses,
   };
   const ws = attachWebSockets({ app: http.app, ...wsOptions });
   // --ws-port: the same channels on an app of their own, listening straight on a TCP port.

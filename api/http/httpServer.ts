@@ -26,6 +26,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from '
 import { ReadModelInputError } from '../../projections/readModel/errors.js';
 import { ApiError, errorBody } from './apiErrors.js';
 import { clientIpOf } from './headerEdge.js';
+import { ClientAddresses, FORWARDED_FOR_HEADER } from './clientAddress.js';
 import type { ApiRequest, Method, Reply, RequestMethod, RouteDef, Surface } from './apiTypes.js';
 import { chooseCoding, compress, type ContentCoding } from './compression.js';
 import { corsResponseHeaders, preflightHeaders, type CorsPolicy } from './cors.js';
@@ -46,6 +47,8 @@ export interface HttpServerOptions {
   readonly rootRules: readonly RootRule[];
   readonly limiter: RateLimiter | undefined;
   readonly activityAllowlist: IpAllowlist;
+  /** Whose X-Forwarded-For is believed (clientAddress.ts); unset: nobody's. */
+  readonly clientAddresses?: ClientAddresses;
   readonly clock: () => number;
   readonly maxBodyBytes?: number;
   /** Which browser origins may call (cors.ts); undefined: no CORS headers. */
@@ -118,10 +121,12 @@ interface Incoming {
  */
 type Listening = 'none' | 'unix' | 'tcp' | 'both';
 
-function readIncoming(res: HttpResponse, req: HttpRequest, method: RequestMethod, names: readonly string[], prefixLength: number, listening: Listening): Incoming {
+function readIncoming(res: HttpResponse, req: HttpRequest, method: RequestMethod, names: readonly string[], prefixLength: number, listening: Listening, addresses: ClientAddresses): Incoming {
   const headers: Record<string, string> = {};
+  let forwardedFor: string | undefined;
   req.forEach((key, value) => {
     headers[key] = value;
+    if (key === FORWARDED_FOR_HEADER) forwardedFor = forwardedFor === undefined ? value : `${forwardedFor},${value}`;
   });
   const params: Record<string, string> = {};
   for (let i = 0; i < names.length; i++) params[names[i] as string] = decodeURIComponentSafe(req.getParameter(i) ?? '');
@@ -134,7 +139,7 @@ function readIncoming(res: HttpResponse, req: HttpRequest, method: RequestMethod
     headers,
     params,
     // A TCP connection always has an address; an empty one is a Unix-socket connection, i.e. the edge.
-    ip: clientIpOf(headers, socketIp, listening !== 'tcp' && listening !== 'none' && socketIp === ''),
+    ip: addresses.clientOf(clientIpOf(headers, socketIp, listening !== 'tcp' && listening !== 'none' && socketIp === ''), forwardedFor),
   };
 }
 
@@ -148,6 +153,7 @@ function decodeURIComponentSafe(s: string): string {
 
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const { uws, limiter, clock } = options;
+  const addresses = options.clientAddresses ?? new ClientAddresses([]);
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const compressMin = options.compressMinBytes ?? 0;
   const cors = options.cors;
@@ -371,7 +377,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   const register = (method: Method, pattern: string, names: readonly string[], prefixLength: number, choose: (inc: Incoming) => CompiledRoute): void => {
     const handlerFor = (as: RequestMethod) => (res: HttpResponse, req: HttpRequest): void => {
-      const inc = readIncoming(res, req, as, names, prefixLength, listening);
+      const inc = readIncoming(res, req, as, names, prefixLength, listening, addresses);
       handle(res, choose(inc), inc);
     };
     if (method === 'GET') {

@@ -1,6 +1,7 @@
-// The activity surface's IP allowlist (spec §7 `unauthorized: ip_not_allowlisted`), from configured CIDRs.
-// IPv4-mapped IPv6 addresses (::ffff:a.b.c.d, as uWS reports IPv4 peers on a dual-stack socket) are checked
-// as IPv4.
+// A set of networks from configured CIDRs: the activity surface's IP allowlist (spec §7
+// `unauthorized: ip_not_allowlisted`), and the trusted proxies (clientAddress.ts). An empty set allows
+// nothing. IPv4-mapped IPv6 addresses (::ffff:a.b.c.d, as uWS reports IPv4 peers on a dual-stack socket)
+// are checked as IPv4.
 
 import { BlockList } from 'node:net';
 import { parseCidr } from '../../config/index.js';

@@ -24,6 +24,7 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, us_sock
 import type { UwsModule } from '../http/uwsLoader.js';
 import { ApiError, errorBody } from '../http/apiErrors.js';
 import { CLIENT_IP_HEADER, clientIpOf } from '../http/headerEdge.js';
+import { ClientAddresses, FORWARDED_FOR_HEADER } from '../http/clientAddress.js';
 import type { StreamPublisher } from './streamPublisher.js';
 import { customTokenTopic, NEW_MARKET_TOPIC, resolvedTopic, tokenTopic, userMarketTopic, userTopic, type Fanout } from './topics.js';
 import type { WsCounters } from './wsCounters.js';
@@ -49,6 +50,8 @@ export interface WsServerOptions {
   readonly credentials: (apiKey: string) => WsCredentials | undefined;
   readonly limits: WsLimits;
   readonly counters: WsCounters;
+  /** Whose X-Forwarded-For is believed (the first such header of an upgrade); unset: nobody's. */
+  readonly clientAddresses?: ClientAddresses;
   /** How often open connections are checked for backpressure (ms). Default 100. */
   readonly sweepMs?: number;
 }
@@ -127,6 +130,7 @@ function sameText(a: string, b: string): boolean {
 
 export function attachWebSockets(options: WsServerOptions): WsServer {
   const { app, publisher, limits, counters } = options;
+  const addresses = options.clientAddresses ?? new ClientAddresses([]);
   const conns = new Set<Socket>();
   /** User-channel connections by API key. */
   const byKey = new Map<string, Set<Socket>>();
@@ -373,7 +377,8 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
       const extensions = req.getHeader('sec-websocket-extensions');
       const socketIp = Buffer.from(res.getRemoteAddressAsText()).toString();
       // A TCP connection always has an address; an empty one is a Unix-socket connection, i.e. the edge.
-      const ip = clientIpOf({ [CLIENT_IP_HEADER]: req.getHeader(CLIENT_IP_HEADER) }, socketIp, socketIp === '');
+      const peer = clientIpOf({ [CLIENT_IP_HEADER]: req.getHeader(CLIENT_IP_HEADER) }, socketIp, socketIp === '');
+      const ip = addresses.trustsAny ? addresses.clientOf(peer, req.getHeader(FORWARDED_FOR_HEADER) || undefined) : peer;
       if ((perIp.get(ip) ?? 0) >= limits.maxConnectionsPerIp) {
         counters.connectionsRefused++;
         res.cork(() => {

@@ -25,11 +25,13 @@ import { readSegmentRecords } from './segmentReader.js';
 import { listSegments, segmentName, type Segment } from './segments.js';
 import { lockJournal } from './journalLock.js';
 import { syncDirectory } from '../durableFile.js';
+import { AppendThread } from './appendThread.js';
 
 /**
  * Segments are appended through O_DSYNC: a write returns once its data (and the metadata needed to read it
- * back) is on stable storage, as write + fdatasync would, in one call to the thread pool instead of two. Each
- * such call is an event-loop turn, and under load a turn waits behind every ready request.
+ * back) is on stable storage, as write + fdatasync would, in one call instead of two. The calls are made by
+ * the journal's own thread (appendThread.ts), not libuv's pool. Each completion is an event-loop turn, and
+ * under load a turn waits behind every ready request.
  */
 const APPEND_FLAGS = constants.O_APPEND | constants.O_CREAT | constants.O_RDWR | constants.O_DSYNC;
 
@@ -67,6 +69,7 @@ export class Journal implements EventLog {
     private readonly options: JournalOptions,
     private readonly segments: Segment[],
     private handle: FileHandle,
+    private readonly writer: AppendThread,
     private size: number,
     private last: number,
     readonly recovery: JournalRecovery,
@@ -93,7 +96,7 @@ export class Journal implements EventLog {
       const first: Segment = { firstPos: 1, path: join(options.dir, segmentName(1)) };
       const handle = await open(first.path, APPEND_FLAGS);
       await syncDirectory(options.dir);
-      return new Journal(options, [first], handle, 0, 0, { file: first.path, truncatedBytes: 0 });
+      return new Journal(options, [first], handle, await AppendThread.start(), 0, 0, { file: first.path, truncatedBytes: 0 });
     }
     const tail = segments[segments.length - 1] as Segment;
     const { validBytes, lastPos, fileBytes } = await Journal.scanTail(tail);
@@ -104,7 +107,7 @@ export class Journal implements EventLog {
     }
     await handle.close();
     const appendHandle = await open(tail.path, APPEND_FLAGS);
-    return new Journal(options, segments, appendHandle, validBytes, lastPos, { file: tail.path, truncatedBytes: fileBytes - validBytes });
+    return new Journal(options, segments, appendHandle, await AppendThread.start(), validBytes, lastPos, { file: tail.path, truncatedBytes: fileBytes - validBytes });
   }
 
   /** Validates the last segment: where its valid frames end and the last position in it. */
@@ -154,7 +157,7 @@ export class Journal implements EventLog {
     const texts = fresh.map(recordText);
     let total = 0;
     for (const text of texts) total += FRAME_HEADER + text.bytes;
-    const out = Buffer.allocUnsafe(total);
+    const out = Buffer.allocUnsafeSlow(total);
     let offset = 0;
     const segmentFirst = (this.segments[this.segments.length - 1] as Segment).firstPos;
     for (const text of texts) {
@@ -162,16 +165,12 @@ export class Journal implements EventLog {
       offset = sealFrame(out, offset, text.pos, writeRecord(out, offset + FRAME_HEADER, text));
     }
     try {
-      let written = 0;
-      while (written < out.length) {
-        const { bytesWritten } = await this.handle.write(out, written, out.length - written);
-        written += bytesWritten;
-      }
+      await this.writer.write(this.handle.fd, out);
     } catch (error) {
       this.failed = error instanceof Error ? error : new Error(String(error));
       throw new FatalLogError(`journal write to ${this.currentPath()} failed: ${this.failed.message}`);
     }
-    this.size += out.length;
+    this.size += total;
     this.last = (fresh[fresh.length - 1] as LogRecord).pos;
     if (this.size >= this.options.segmentBytes) await this.roll();
     this.appended.emit('append', this.last);
@@ -286,6 +285,7 @@ export class Journal implements EventLog {
     if (this.closed) return;
     this.closed = true;
     await this.busy;
+    await this.writer.close();
     await this.handle.close();
     await this.unlock();
     this.appended.emit('append', this.last);

@@ -24,6 +24,7 @@ interface Service {
   readonly healthcheck?: { test: string[] };
   readonly depends_on?: Record<string, { condition: string }>;
   readonly volumes?: unknown[];
+  readonly networks?: Record<string, { ipv4_address?: string } | null>;
 }
 
 // The file as docker-compose resolves it (anchors, merges, the placeholder secrets), as JSON through the
@@ -49,7 +50,12 @@ t.test('every service role starts with a configuration the service accepts', asy
     tt.equal(result.config.clickhouseMode, 'server');
     tt.equal(result.config.httpHost, '0.0.0.0', `${name} listens beyond its container`);
     tt.match(JSON.stringify(service.healthcheck?.test), /\/ready/, `${name} is health-checked on /ready`);
-    if (role === 'api') tt.equal(result.config.engineAddress, 'engine:7100', `${name} reaches the engine`);
+    if (role === 'api') {
+      tt.equal(result.config.engineAddress, 'engine:7100', `${name} reaches the engine`);
+      const proxyAddress = resolved.services.proxy?.networks?.default?.ipv4_address;
+      tt.ok(proxyAddress !== undefined && proxyAddress !== '', 'the proxy has a fixed address');
+      tt.same(result.config.trustedProxies, [proxyAddress], `${name} trusts the proxy's X-Forwarded-For, and nobody else's`);
+    }
   }
   tt.equal(Object.values(resolved.services).filter((s) => (s.command ?? []).join(' ').includes('--role engine')).length, 1, 'exactly one engine');
   tt.equal(Object.values(resolved.services).filter((s) => (s.command ?? []).join(' ').includes('--role projector')).length, 1, 'exactly one projector');

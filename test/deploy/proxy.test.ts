@@ -1,14 +1,18 @@
 // The service behind nginx configured as deploy/nginx/nginx.conf configures it (Debian's nginx, installed by
 // scripts/compose/nginx.sh when missing; only the upstream addresses and the listening port are rewritten for
 // this machine): plain requests reach the service as nginx sends them by default (HTTP/1.0), the official
-// client signs in and trades with its POLY_* headers (underscores) through the proxy, and the WebSocket
-// market channel upgrades through it.
+// client signs in and trades with its POLY_* headers (underscores) through the proxy, the WebSocket
+// market channel upgrades through it, and with nginx's address trusted (--trusted-proxies) each client is
+// known by its own address (X-Forwarded-For), for the activity allowlist and WebSocket connections per IP,
+// while a forged X-Forwarded-For changes nothing. Clients on 127.0.0.2 and 127.0.0.3 (loopback answers for
+// all of 127/8) stand for two hosts; nginx reaches the service from 127.0.0.1.
 
 import { ClobClient, OrderType, Side } from '@polymarket/clob-client-v2';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +35,7 @@ async function freePort(): Promise<number> {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
-const svc = await startTestService();
+const svc = await startTestService({ trustedProxies: ['127.0.0.1'], activityIpAllowlist: ['127.0.0.1/32', '127.0.0.2/32'], wsMaxConnectionsPerIp: 2 });
 t.teardown(() => svc.close());
 const servicePort = svc.service.port;
 const port = await freePort();
@@ -102,4 +106,36 @@ t.test('the official client signs in and trades through nginx (POLY_* headers)',
   const change = await ws.next((f) => eventsOf(f).some((e) => e.event_type === 'price_change'));
   tt.ok(change, 'its price change arrived over the proxied WebSocket');
   ws.close();
+});
+
+/** GET from a given local address (a client host of its own), with extra headers. */
+function getFrom(localAddress: string, url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { localAddress, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+t.test('each client is known by its own address through the trusted proxy', async (tt) => {
+  const positions = `/positions?user=0x${'0'.repeat(39)}1`;
+  tt.equal((await getFrom('127.0.0.2', base + positions)).status, 200, '127.0.0.2 is on the activity allowlist');
+  const refused = await getFrom('127.0.0.3', base + positions);
+  tt.equal(refused.status, 403, '127.0.0.3 is not, though nginx (127.0.0.1, allowlisted) carries its request');
+  tt.match(refused.body, /ip_not_allowlisted/);
+  tt.equal((await getFrom('127.0.0.3', base + positions, { 'X-Forwarded-For': '127.0.0.2' })).status, 403, 'a forged X-Forwarded-For: nginx appends the real peer, which is read first');
+  tt.equal((await getFrom('127.0.0.3', `http://127.0.0.1:${servicePort}${positions}`, { 'X-Forwarded-For': '127.0.0.2' })).status, 403, 'straight to the service from an untrusted peer: the header is ignored');
+
+  // WebSocket connections per IP (2 here), counted per client behind the proxy.
+  const url = `ws://127.0.0.1:${port}/ws/market`;
+  const first = await WsClient.connect(url, { localAddress: '127.0.0.2' });
+  const second = await WsClient.connect(url, { localAddress: '127.0.0.2', headers: { 'X-Forwarded-For': '198.51.100.1' } });
+  await tt.rejects(WsClient.connect(url, { localAddress: '127.0.0.2', headers: { 'X-Forwarded-For': '198.51.100.2' } }), /upgrade refused: 429/, "127.0.0.2's third connection is refused, forged header or not");
+  const other = await WsClient.connect(url, { localAddress: '127.0.0.3' });
+  tt.pass('while 127.0.0.3, behind the same proxy, connects');
+  for (const ws of [first, second, other]) ws.close();
 });

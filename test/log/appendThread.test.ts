@@ -1,0 +1,69 @@
+// The journal's writer thread: appends complete while every thread of libuv's pool is busy (here, blocked
+// opening FIFOs that nobody writes to, as a long chDB query would hold one), writes land in order, and a
+// failed write rejects.
+
+import t from 'tap';
+import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppendThread } from '../../log/journal/appendThread.js';
+import { Journal } from '../../log/journal/journal.js';
+import { recordsFor, sessionCommands } from '../support/records.js';
+
+const records = recordsFor(sessionCommands(50));
+
+t.test('an append completes while libuv\'s pool is held by other work', { skip: process.platform !== 'linux' && 'mkfifo' }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'append-thread-'));
+  const journal = await Journal.open({ dir: join(dir, 'log'), segmentBytes: 64 << 20 });
+  // More blocked opens than the pool has threads (UV_THREADPOOL_SIZE, 4 unless raised): every thread waits.
+  const size = Math.max(4, Number(process.env.UV_THREADPOOL_SIZE ?? 4));
+  const fifos = Array.from({ length: size + 2 }, (_, i) => join(dir, `fifo-${i}`));
+  for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
+  const blocked = fifos.map((fifo) => open(fifo, 'r'));
+  let poolFree = false;
+  const probe = open(join(dir, 'log'), 'r').then((h) => {
+    poolFree = true;
+    return h.close();
+  });
+  await new Promise((r) => setTimeout(r, 100));
+  t.equal(poolFree, false, 'the pool is busy: a file open queued behind the FIFOs has not run');
+  const started = performance.now();
+  const done = await Promise.race([journal.append(records.slice(0, 5)).then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 5000))]);
+  t.ok(done, 'the append completed');
+  const ms = performance.now() - started;
+  t.equal(journal.lastPos, 5);
+  t.ok(ms < 1000, `append took ${ms.toFixed(1)} ms with the pool busy`);
+  t.equal(poolFree, false, 'and the pool was still busy when it completed');
+  // Release the pool: a writer on each FIFO lets its open return.
+  const writers = fifos.map((fifo) => openSync(fifo, 'w'));
+  for (const handle of await Promise.all(blocked)) await handle.close();
+  for (const fd of writers) closeSync(fd);
+  await probe;
+  await journal.close();
+});
+
+t.test('writes land whole and in order; a bad descriptor rejects', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'append-thread-'));
+  const path = join(dir, 'out');
+  const fd = openSync(path, 'a');
+  const thread = await AppendThread.start();
+  const chunks = Array.from({ length: 200 }, (_, i) => {
+    const b = Buffer.allocUnsafeSlow(1 + (i * 37) % 5000);
+    b.fill(i % 251);
+    return b;
+  });
+  const expected = Buffer.concat(chunks.map((c) => Buffer.from(c)));
+  await Promise.all(chunks.map((c) => thread.write(fd, c)));
+  t.same(readFileSync(path), expected, 'bytes on disk are the writes, in the order asked');
+  t.equal(chunks[0]?.buffer.byteLength, 0, 'each buffer moved to the thread (detached here)');
+  t.throws(() => thread.write(fd, Buffer.from('pooled')), RangeError, 'a view of a shared buffer is refused');
+  const readOnly = openSync(path, 'r');
+  await t.rejects(thread.write(readOnly, Buffer.allocUnsafeSlow(8)), /EBADF/, 'a failed write (a descriptor opened for reading) rejects');
+  closeSync(readOnly);
+  await thread.write(fd, Buffer.allocUnsafeSlow(1)).then(() => t.pass('the thread goes on after a failure'));
+  closeSync(fd);
+  await thread.close();
+  await t.rejects(thread.write(fd, Buffer.allocUnsafeSlow(1)), /exited/, 'after close, writes reject');
+});
