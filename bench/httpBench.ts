@@ -26,7 +26,7 @@
 // ceilingCpuUsPerRequest, bookRps, bookP50Ms, bookP99Ms, bookVsCeiling, bookCpuUsPerRequest,
 // bookMainCpuUsPerRequest, bookCpuVsCeiling, positionsRps, positionsP99Ms, bookAskingCompression{Rps,CpuUsPerRequest},
 // pageBytes, page{Gzip,Br}{Bytes,CpuUs}, reads: {<row>: {rps, p99Ms, vsCeiling, target, p99Target, met}},
-// mixed: {rps, p99Ms, vsCeiling, soloRps, vsSolo, orders: {sent, failed, p50Ms, p99Ms}, met}, errors}, where the
+// mixed: {rps, p99Ms, vsCeiling, soloRps, vsSolo, orders: {sent, failed, p50Ms, p99Ms, maxMs, gcPauses, gcMaxMs, gcTotalMs}, met}, errors}, where the
 // mixed phase's soloRps is the rate its cycle of requests would have at each row's solo rate and met is
 // vsSolo ≥ 0.5 with the orders' p99 ≤ 25 ms; targetMet is
 // bookVsCeiling >= target in every deployment measured. Also the flat fields of earlier runs, for the
@@ -190,7 +190,8 @@ interface Mixed {
   readonly load: Load;
   /** The cycle's rate had each request gone at its row's solo rate: N ÷ Σ (requests of row i ÷ its solo requests/s). */
   readonly soloRps: number;
-  readonly orders: { sent: number; failed: number; p50Ms: number; p99Ms: number };
+  /** The orders' latencies, and the service's GC pauses over the phase (its main thread's, which they wait for). */
+  readonly orders: { sent: number; failed: number; p50Ms: number; p99Ms: number; maxMs: number; gcPauses: number; gcMaxMs: number; gcTotalMs: number };
 }
 
 interface Deployment {
@@ -316,7 +317,7 @@ for (const [edge, d] of results) {
   if (d.data !== undefined) console.log(`data (${edge ? 'edge' : 'no edge'}): ${d.data.fills} fills by the engine, ${d.data.users.length} of its taker accounts sampled, built and projected in ${(d.data.buildMs / 1000).toFixed(1)} s; service heap ${d.data.heapMb} MB after`);
   if (d.mixed !== undefined) {
     console.log(`mixed phase reads (${edge ? 'edge' : 'no edge'}): ${d.mixed.load.rps} requests/s = ${pct(d.mixed.load.rps / d.mixed.soloRps)} of the same cycle at the rows' solo rates (${d.mixed.soloRps}/s) [target ≥ 50%]`);
-    console.log(`mixed phase orders (${edge ? 'edge' : 'no edge'}; submitted in the service process, submit to durable reply): ${d.mixed.orders.sent} sent, ${d.mixed.orders.failed} failed, p50 ${d.mixed.orders.p50Ms} ms, p99 ${d.mixed.orders.p99Ms} ms [target p99 ≤ 25 ms]`);
+    console.log(`mixed phase orders (${edge ? 'edge' : 'no edge'}; submitted in the service process, submit to durable reply): ${d.mixed.orders.sent} sent, ${d.mixed.orders.failed} failed, p50 ${d.mixed.orders.p50Ms} ms, p99 ${d.mixed.orders.p99Ms} ms, max ${d.mixed.orders.maxMs} ms [target p99 ≤ 25 ms]; the service's GC pauses over the phase: ${d.mixed.orders.gcPauses}, ${d.mixed.orders.gcTotalMs} ms in all, the longest ${d.mixed.orders.gcMaxMs} ms`);
   }
 }
 for (const d of results.values()) for (const line of d.profile ?? []) console.log(line);

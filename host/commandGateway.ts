@@ -19,4 +19,6 @@ export interface CommandGateway {
   readonly pending: number;
   /** Applies a command; resolves with its events once they are durable and `engine` holds them. */
   submit(submission: Submission): Promise<EngineEvent[]>;
+  /** Moves commands along between requests (EngineHost.poll); optional, cheap, callable at any time. */
+  poll?(): void;
 }

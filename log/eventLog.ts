@@ -40,6 +40,12 @@ export interface EventLog {
   /** Records from `from` on, waiting for new ones, until `signal` aborts. */
   follow(from: number, signal: AbortSignal): AsyncIterable<LogRecord>;
   close(): Promise<void>;
+  /**
+   * Settles now the appends that have become durable, rather than on a later event-loop turn (the journal:
+   * appendThread.ts). Optional, cheap, and harmless to call at any time; a log without it settles appends on
+   * its own.
+   */
+  poll?(): void;
 }
 
 /** A log that also hands out its records still encoded (the journal and Kafka do). */

@@ -109,6 +109,7 @@ export async function startFront(parts: FrontParts): Promise<Front> {
     limiter,
     activityAllowlist: new IpAllowlist(config.activityIpAllowlist),
     clientAddresses,
+    betweenRequests: gateway.poll === undefined ? undefined : () => gateway.poll?.(),
     cors: config.corsOrigins.length === 0 ? undefined : corsPolicy(config.corsOrigins),
     compressMinBytes: config.compressMinBytes,
     clock,

@@ -49,6 +49,8 @@ export interface HttpServerOptions {
   readonly activityAllowlist: IpAllowlist;
   /** Whose X-Forwarded-For is believed (clientAddress.ts); unset: nobody's. */
   readonly clientAddresses?: ClientAddresses;
+  /** Called before each routed request: the engine host moves its commands along (EngineHost.poll). */
+  readonly betweenRequests?: () => void;
   readonly clock: () => number;
   readonly maxBodyBytes?: number;
   /** Which browser origins may call (cors.ts); undefined: no CORS headers. */
@@ -154,6 +156,7 @@ function decodeURIComponentSafe(s: string): string {
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const { uws, limiter, clock } = options;
   const addresses = options.clientAddresses ?? new ClientAddresses([]);
+  const betweenRequests = options.betweenRequests;
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const compressMin = options.compressMinBytes ?? 0;
   const cors = options.cors;
@@ -377,6 +380,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   const register = (method: Method, pattern: string, names: readonly string[], prefixLength: number, choose: (inc: Incoming) => CompiledRoute): void => {
     const handlerFor = (as: RequestMethod) => (res: HttpResponse, req: HttpRequest): void => {
+      betweenRequests?.();
       const inc = readIncoming(res, req, as, names, prefixLength, listening, addresses);
       handle(res, choose(inc), inc);
     };

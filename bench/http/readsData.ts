@@ -7,6 +7,7 @@
 // has 100 open orders. Every command must be accepted and the fills are counted from the engine's events:
 // the build fails rather than measure other data than it says.
 
+import { PerformanceObserver } from 'node:perf_hooks';
 import { Wallet } from 'ethers';
 import type { EngineHost, Submission } from '../../host/engineHost.js';
 import { Rng } from '../prng.js';
@@ -36,7 +37,14 @@ export class OrderLoad {
     private readonly conditionTokens: readonly (readonly [string, string])[],
   ) {}
 
+  private gc: PerformanceObserver | undefined;
+  private readonly gcPauses: number[] = [];
+
   start(perSecond: number): void {
+    this.gc = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) this.gcPauses.push(entry.duration);
+    });
+    this.gc.observe({ entryTypes: ['gc'] });
     const rng = new Rng(99);
     let n = 0;
     const tickMs = 10;
@@ -64,11 +72,14 @@ export class OrderLoad {
   }
 
   /** Stops; the orders' latencies (submit to durable reply, in this process). */
-  stop(): { sent: number; failed: number; p50Ms: number; p99Ms: number } {
+  stop(): { sent: number; failed: number; p50Ms: number; p99Ms: number; maxMs: number; gcPauses: number; gcMaxMs: number; gcTotalMs: number } {
     clearInterval(this.timer);
+    this.gc?.disconnect();
     const sorted = [...this.latencies].sort((a, b) => a - b);
     const at = (q: number): number => Number((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0).toFixed(2));
-    return { sent: this.sent, failed: this.failed, p50Ms: at(0.5), p99Ms: at(0.99) };
+    const gcMaxMs = Number(Math.max(0, ...this.gcPauses).toFixed(1));
+    const gcTotalMs = Number(this.gcPauses.reduce((a, b) => a + b, 0).toFixed(0));
+    return { sent: this.sent, failed: this.failed, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1), gcPauses: this.gcPauses.length, gcMaxMs, gcTotalMs };
   }
 }
 

@@ -7,6 +7,13 @@
 // O_DSYNC), and rejects with the failure otherwise; writes are performed in the order they were asked for.
 // If the thread itself dies, every pending and later write rejects. The thread keeps the process alive
 // only while a write is pending. close() ends it (the caller waits for its writes first).
+//
+// A completed write is announced twice: in shared memory (the id of the last write done, stored once its
+// bytes are written) and by a message. The message needs an event-loop turn of the calling thread; under
+// load a turn runs every ready request first, milliseconds. poll() reads the shared memory instead and
+// settles at once the writes it shows done: the host calls it between requests (EngineHost.poll), so an
+// acknowledgement waits for one request, not for a turn. Whichever comes first settles a write; a failed
+// write is only ever settled by its message.
 
 import { Worker } from 'node:worker_threads';
 
@@ -23,21 +30,28 @@ interface AppendReply {
   readonly error?: string;
 }
 
+/** Shared slots: the last id written whole, and the first id whose write failed (0: none). */
+const DONE = 0;
+const FAILED = 1;
+
 /**
- * The thread's program: each request's bytes written whole to its descriptor with writeSync, then a reply.
- * It is plain JavaScript given as source (no module to resolve or load, no loader hooks, nothing of the pool),
- * and names its thread pmx-journal for top -H and the benchmarks.
+ * The thread's program: each request's bytes written whole to its descriptor with writeSync, its id stored
+ * in the shared slot, then a reply. It is plain JavaScript given as source (no module to resolve or load, no
+ * loader hooks, nothing of the pool), and names its thread pmx-journal for top -H and the benchmarks.
  */
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 const { writeSync, writeFileSync } = require('node:fs');
+const shared = new Int32Array(workerData);
 try { writeFileSync('/proc/thread-self/comm', 'pmx-journal'); } catch {}
 parentPort.on('message', ({ id, fd, bytes }) => {
   try {
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    if (Atomics.load(shared, ${FAILED}) === 0) Atomics.store(shared, ${DONE}, id);
     parentPort.postMessage({ id });
   } catch (error) {
+    Atomics.compareExchange(shared, ${FAILED}, 0, id);
     parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
 });
@@ -51,29 +65,41 @@ interface Pending {
 
 export class AppendThread {
   private readonly worker: Worker;
+  private readonly shared = new Int32Array(new SharedArrayBuffer(8));
+  /** Writes asked for and not settled, by id; ids are consecutive from `oldest`. */
   private readonly pending = new Map<number, Pending>();
+  private oldest = 1;
   private next = 1;
   private dead: Error | null = null;
+  private ready: Pending | undefined;
 
   /** A thread that is running: its first write does not wait for it to start. */
   static async start(): Promise<AppendThread> {
     const thread = new AppendThread();
-    await new Promise<void>((resolve, reject) => thread.pending.set(0, { resolve, reject }));
+    await new Promise<void>((resolve, reject) => {
+      thread.ready = { resolve, reject };
+    });
     return thread;
   }
 
   private constructor() {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], env: {}, stdout: false, stderr: false });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: this.shared.buffer, execArgv: [], env: {}, stdout: false, stderr: false });
     this.worker.on('message', (reply: AppendReply) => {
-      const waiting = this.pending.get(reply.id);
-      if (waiting === undefined) return;
-      this.pending.delete(reply.id);
-      if (this.pending.size === 0) this.worker.unref();
-      if (reply.error === undefined) waiting.resolve();
-      else waiting.reject(new Error(reply.error));
+      if (reply.id === 0) {
+        this.ready?.resolve();
+        this.ready = undefined;
+        this.idle();
+      } else if (reply.error === undefined) {
+        this.settle(reply.id);
+      } else {
+        this.settle(reply.id - 1);
+        this.take(reply.id)?.reject(new Error(reply.error));
+        this.idle();
+      }
     });
     const die = (error: Error): void => {
       this.dead ??= error;
+      this.ready?.reject(error);
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
     };
@@ -97,7 +123,38 @@ export class AppendThread {
     });
   }
 
+  /** Settles now the writes the thread has finished, without waiting for their messages. Cheap when none has. */
+  poll(): void {
+    if (this.oldest >= this.next) return;
+    const done = Atomics.load(this.shared, DONE);
+    if (done >= this.oldest) this.settle(done);
+  }
+
+  /** Resolves every pending write up to `upTo` (all written whole: writes complete in order). */
+  private settle(upTo: number): void {
+    while (this.oldest <= upTo) this.take(this.oldest)?.resolve();
+    this.idle();
+  }
+
+  private take(id: number): Pending | undefined {
+    const waiting = this.pending.get(id);
+    this.pending.delete(id);
+    if (id === this.oldest) this.oldest++;
+    return waiting;
+  }
+
+  private idle(): void {
+    if (this.pending.size === 0) this.worker.unref();
+  }
+
   async close(): Promise<void> {
-    await this.worker.terminate();
+    // terminate()'s promise alone does not always hold the event loop open (seen on Node 20 with the worker
+    // unreferenced before): a timer does, until the thread has exited.
+    const hold = setInterval(() => undefined, 60_000);
+    try {
+      await this.worker.terminate();
+    } finally {
+      clearInterval(hold);
+    }
   }
 }

@@ -176,6 +176,10 @@ export class Journal implements EventLog {
     this.appended.emit('append', this.last);
   }
 
+  poll(): void {
+    this.writer.poll();
+  }
+
   private currentPath(): string {
     return (this.segments[this.segments.length - 1] as Segment).path;
   }

@@ -1,9 +1,10 @@
 // The engine host over the embedded journal: replies only after the append, one append per batch,
 // retries that cannot duplicate, a fatal append stops the engine, snapshots + replay reproduce the live
-// state hash, and a snapshot that does not restore to its recorded hash refuses start-up.
+// state hash, a snapshot that does not restore to its recorded hash refuses start-up, and poll() moves a
+// command along between requests.
 
 import t from 'tap';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ENGINE_CONFIG, Engine } from '../../engine/index.js';
@@ -142,4 +143,40 @@ t.test('a snapshot that does not restore to its recorded hash refuses start-up; 
   await t.rejects(recover(reopened, store, { engineConfig: DEFAULT_ENGINE_CONFIG }), RecoveryError);
   await t.rejects(recover(reopened, store, { engineConfig: DEFAULT_ENGINE_CONFIG }), /restores to state hash .* was recorded with it; refusing to start/);
   await reopened.close();
+});
+
+t.test('poll() between requests: a command is applied and released without waiting for an event-loop turn', async (t) => {
+  const { journal } = await setup();
+  const host = new EngineHost(new Engine(), journal, { maxBatch: 100, clock: tick });
+  const [first, second] = submissions(2) as [Submission, Submission];
+  await host.submit(first);
+  const seq = host.engine.seq;
+  let replied = false;
+  void host.submit(second).then(() => (replied = true));
+  t.equal(host.engine.seq, seq, 'queued: applied at the end of the turn, or at the next poll()');
+  const segment = join(journal.dir, readdirSync(journal.dir).find((f) => f.endsWith('.seg')) ?? '');
+  const sizeBefore = statSync(segment).size;
+  host.poll();
+  t.ok(host.engine.seq > seq, 'poll() applied it at once');
+  for (let i = 0; i < 20; i++) await Promise.resolve(); // the append goes out in the microtasks after the caller
+  // Wait for the write without letting the loop turn (a turn would deliver the writer's message).
+  const until = Date.now() + 10_000;
+  while (Date.now() < until && statSync(segment).size === sizeBefore) {
+    // busy
+  }
+  t.ok(statSync(segment).size > sizeBefore, 'its record is on disk');
+  const settled = Date.now() + 50;
+  while (Date.now() < settled) {
+    // busy: the writer finishes its write meanwhile
+  }
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  t.equal(replied, false, 'durable on disk, but not released before anything settles it');
+  // Polls with only microtasks between them: the loop never turns, so only poll() can release the reply.
+  while (!replied && Date.now() < until) {
+    host.poll();
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+  }
+  t.equal(replied, true, 'poll() released the reply');
+  t.equal(journal.lastPos, 2);
+  await journal.close();
 });

@@ -1,9 +1,9 @@
 // The journal's writer thread: appends complete while every thread of libuv's pool is busy (here, blocked
-// opening FIFOs that nobody writes to, as a long chDB query would hold one), writes land in order, and a
-// failed write rejects.
+// opening FIFOs that nobody writes to, as a long chDB query would hold one), writes land in order, a failed
+// write rejects, and poll() settles a finished write without waiting for the event loop.
 
 import t from 'tap';
-import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -66,4 +66,45 @@ t.test('writes land whole and in order; a bad descriptor rejects', async (t) => 
   closeSync(fd);
   await thread.close();
   await t.rejects(thread.write(fd, Buffer.allocUnsafeSlow(1)), /exited/, 'after close, writes reject');
+});
+
+/** Flushes the microtask queue without letting the event loop turn (no message can arrive meanwhile). */
+async function microtasks(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}
+
+/** Waits, without yielding to the event loop, until the file at fd holds `bytes` bytes. */
+function spinUntilSize(fd: number, bytes: number): void {
+  const until = Date.now() + 10_000;
+  while (fstatSync(fd).size < bytes && Date.now() < until) {
+    // busy: the event loop must not turn, or the thread's message could settle the write instead of poll()
+  }
+}
+
+t.test('poll() settles a finished write without an event-loop turn; a message settles it otherwise', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'append-thread-'));
+  const fd = openSync(join(dir, 'out'), 'a');
+  const thread = await AppendThread.start();
+
+  let first = false;
+  void thread.write(fd, Buffer.allocUnsafeSlow(100)).then(() => (first = true));
+  spinUntilSize(fd, 100);
+  await microtasks();
+  t.equal(first, false, 'written, but nothing settles it while the loop cannot turn');
+  // Polls with only microtasks between them: the loop never turns, so only poll() can settle the write.
+  const until = Date.now() + 10_000;
+  while (!first && Date.now() < until) {
+    thread.poll();
+    await microtasks();
+  }
+  t.equal(first, true, 'poll() settled it, still without a turn');
+
+  let second = false;
+  const written = thread.write(fd, Buffer.allocUnsafeSlow(50)).then(() => (second = true));
+  await written;
+  t.equal(second, true, 'without poll(), the message settles it');
+  thread.poll();
+  t.pass('a poll with nothing pending is harmless');
+  closeSync(fd);
+  await thread.close();
 });
