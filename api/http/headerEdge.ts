@@ -109,6 +109,8 @@ interface EdgeContext {
   readonly maxHeadBytes: number;
   readonly lingerMs: number;
   readonly counters: EdgeCounters;
+  /** Where every upstream read lands (EdgeConnection.upstreamRead). */
+  readonly upstreamReadBuffer: Buffer;
   readonly closed: (conn: EdgeConnection) => void;
 }
 
@@ -141,7 +143,15 @@ class EdgeConnection implements FramerSink, TrackerSink {
     this.framer = new RequestFramer(this, clientIpTail(normalizeClientIp(client.remoteAddress)), ctx.maxHeadBytes);
     this.tracker = new ResponseTracker(this);
     client.setNoDelay(true);
-    this.upstream = connect({ ...ctx.upstream, allowHalfOpen: true });
+    // uWS's bytes are read into the edge's one read buffer and handed over here without Node's stream
+    // machinery (no Buffer made per read, no 'data' event): a subscriber's WebSocket messages are relayed one
+    // read each, and at thousands of them per second that machinery was most of this thread's work. Returning
+    // false stops reading (back-pressure); resume() starts it again.
+    this.upstream = connect({
+      ...ctx.upstream,
+      allowHalfOpen: true,
+      onread: { buffer: ctx.upstreamReadBuffer, callback: (bytes: number, buffer: Uint8Array) => this.upstreamRead(bytes, buffer) },
+    });
     if ('port' in ctx.upstream) this.upstream.setNoDelay(true);
 
     client.on('data', (chunk: Buffer) => this.guard(() => this.fromClient(chunk)));
@@ -152,7 +162,6 @@ class EdgeConnection implements FramerSink, TrackerSink {
     this.upstream.on('connect', () => {
       this.upstreamConnected = true;
     });
-    this.upstream.on('data', (chunk: Buffer) => this.guard(() => this.fromUpstream(chunk)));
     this.upstream.on('drain', () => this.resumeClient(UPSTREAM_FULL));
     this.upstream.on('end', () => this.upstreamGone());
     this.upstream.on('error', () => this.upstreamGone());
@@ -210,6 +219,14 @@ class EdgeConnection implements FramerSink, TrackerSink {
     this.framer.push(chunk);
     this.upstream.uncork();
     if (this.framer.heldBytes > this.ctx.maxHeadBytes) this.pauseClient(HOLDING_FOR_UPGRADE);
+  }
+
+  /** The read buffer is reused by the next read, of any connection: what is kept or queued is a copy. */
+  private upstreamRead(bytes: number, buffer: Uint8Array): boolean {
+    const chunk = Buffer.allocUnsafe(bytes);
+    chunk.set(buffer.subarray(0, bytes));
+    this.guard(() => this.fromUpstream(chunk));
+    return this.upstreamPaused === 0 && !this.destroyed;
   }
 
   private fromUpstream(chunk: Buffer): void {
@@ -312,6 +329,7 @@ export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<Heade
     maxHeadBytes: options.maxHeadBytes ?? DEFAULT_MAX_HEAD_BYTES,
     lingerMs: options.lingerMs ?? 2000,
     counters,
+    upstreamReadBuffer: Buffer.allocUnsafe(64 * 1024),
     closed: (conn) => {
       if (!open.delete(conn)) return;
       counters.connectionsOpen--;
