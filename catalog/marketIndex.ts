@@ -174,12 +174,20 @@ export class MarketIndex {
 
   /** The read model's metadata (title, slug, icon, event, outcomes, end date, neg risk) from this index. */
   metadataSource(): MarketMetadataSource {
+    // One metadata object per indexed market, made once: indexed markets are never changed (a refresh makes
+    // new ones), and the in-memory reads compare these objects by identity (projections/live/marketInfoCache.ts).
+    const made = new WeakMap<IndexedMarket, MarketMetadata>();
     return (conditionIds) => {
       const out = new Map<string, MarketMetadata>();
       for (const id of conditionIds) {
         const m = this.get(id);
         if (m === undefined) continue;
-        out.set(id, { title: m.question, slug: m.slug, icon: m.icon, eventSlug: m.event?.slug ?? '', eventId: m.event?.id ?? '', outcomes: m.outcomes, endDate: m.endDate, negRisk: m.negRisk });
+        let meta = made.get(m);
+        if (meta === undefined) {
+          meta = { title: m.question, slug: m.slug, icon: m.icon, eventSlug: m.event?.slug ?? '', eventId: m.event?.id ?? '', outcomes: m.outcomes, endDate: m.endDate, negRisk: m.negRisk };
+          made.set(m, meta);
+        }
+        out.set(id, meta);
       }
       return out;
     };

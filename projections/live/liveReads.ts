@@ -8,7 +8,7 @@
 import type { Outcome } from '../../engine/index.js';
 import { ReadModelInputError } from '../readModel/errors.js';
 import { baseUnitsAtLeastZero, idList, intIn, text } from '../readModel/inputs.js';
-import { marketInfo, type MarketInfo } from '../readModel/markets.js';
+import type { MarketInfo } from '../readModel/markets.js';
 import type { MarketMetadataSource } from '../readModel/metadata.js';
 import { positionsFrom, positionsQuery, wantedRows, type Position, type PositionRow, type PositionsParams } from '../readModel/positions.js';
 import { HOLDERS_DEFAULT_LIMIT, HOLDERS_MAX_LIMIT, HOLDERS_MAX_MARKETS, type HolderGroup, type HoldersParams } from '../readModel/holders.js';
@@ -43,10 +43,7 @@ export async function liveMarkets(state: LiveState, metadata: MarketMetadataSour
   const out = new Map<string, MarketInfo>();
   if (ids.length === 0) return out;
   const meta = await metadata(ids);
-  for (const id of ids) {
-    const m = state.markets.markets.get(id);
-    out.set(id, marketInfo(id, m === undefined ? undefined : { tokens: m.tokens, negRisk: m.params.negRisk, winningOutcome: m.winningOutcome }, meta.get(id)));
-  }
+  for (const id of ids) out.set(id, state.marketInfo.infoOf(id, state.markets.markets.get(id), meta.get(id)));
   return out;
 }
 

@@ -26,6 +26,7 @@ import { PositionsBuilder, type PositionState } from '../builders/positions.js';
 import { RowSink } from '../rows.js';
 import { DEFAULT_MAX_ACCOUNT_FILLS, DEFAULT_MAX_FILLS, FillWindows, type AccountFills } from './fillWindows.js';
 import { OrderJsonCache } from './orderJsonCache.js';
+import { MarketInfoCache } from './marketInfoCache.js';
 import { TradeJsonCache } from './tradeJsonCache.js';
 
 /** Default most fills, and most open orders, whose JSON is kept once shown. */
@@ -96,6 +97,8 @@ export class LiveState {
   readonly tradeJson: TradeJsonCache;
   /** The JSON of open orders GET /data/orders has shown. */
   readonly orderJson: OrderJsonCache;
+  /** The markets' MarketInfo as the reads show them, made once per change (marketInfoCache.ts). */
+  readonly marketInfo = new MarketInfoCache();
   private readonly lastTrade = new Map<string, number>();
   private readonly marks = new Map<string, MarkState>();
   private readonly maxFinished: number;
