@@ -17,6 +17,7 @@ import type { HeaderEdge } from '../api/http/headerEdge.js';
 import { corsPolicy } from '../api/http/cors.js';
 import { IpAllowlist } from '../api/http/ipAllowlist.js';
 import { ClientAddresses } from '../api/http/clientAddress.js';
+import { EdgeLink } from '../api/ws/edgeSockets.js';
 import { RateLimiter } from '../api/http/rateLimiter.js';
 import { RATE_WINDOWS } from '../api/http/rateLimits.js';
 import { ROOT_RULES } from '../api/http/rootRules.js';
@@ -130,23 +131,29 @@ export async function startFront(parts: FrontParts): Promise<Front> {
     counters: wsCounters,
     clientAddresses,
   };
-  const ws = attachWebSockets({ app: http.app, ...wsOptions });
+  // Behind the header edge, the edge writes the channels' output itself (api/ws/edgeSockets.ts).
+  const edgeLink = new EdgeLink();
+  const ws = attachWebSockets({ app: http.app, ...wsOptions, edge: edgeLink });
   // --ws-port: the same channels on an app of their own, listening straight on a TCP port.
   const wsDirect = config.wsPort === undefined ? undefined : await listenWsDirect(uws, config.httpHost, config.wsPort, wsOptions);
-  const fanouts = [uwsFanout(http.app, wsCounters, (bytes) => ws.published(bytes))];
+  const fanouts = [uwsFanout(http.app, wsCounters, (bytes) => ws.published(bytes), edgeLink)];
   if (wsDirect !== undefined) fanouts.push(uwsFanout(wsDirect.app, wsCounters, (bytes) => wsDirect.server.published(bytes)));
   parts.fanout.target = fanouts.length === 1 ? fanouts[0] : { publish: (topic, message) => fanouts.forEach((f) => f.publish(topic, message)), subscribers: (topic) => fanouts.reduce((n, f) => n + f.subscribers(topic), 0) };
   parts.fanout.keyDeleted = (apiKey) => {
     ws.keyDeleted(apiKey);
     wsDirect?.server.keyDeleted(apiKey);
   };
-  metrics.watchWs(wsCounters);
+  metrics.watchWs(wsCounters, () => edgeLink.edge?.stats.wsSlowConsumers ?? 0);
   const listener: PublicListener = await listenPublic(http, config, (error) => {
     logger.fatal({ err: error }, "the header edge's thread failed: the public port is no longer served");
     parts.onFatal?.(error);
   });
   const { port, edge } = listener;
-  if (edge !== undefined) metrics.watchEdge(edge);
+  if (edge !== undefined) {
+    metrics.watchEdge(edge);
+    edgeLink.edge = edge;
+    edgeLink.post = (message) => edge.direct(message);
+  }
   logger.info({ host: config.httpHost, port, uwsSocket: listener.socketPath }, 'listening');
 
   const close = async (): Promise<void> => {

@@ -147,8 +147,11 @@ export class ServiceMetrics {
     });
   }
 
-  /** Publishes the WebSocket channels' counters (api/ws/wsCounters.ts), read when scraped. */
-  watchWs(ws: Readonly<WsCounters>): void {
+  /**
+   * Publishes the WebSocket channels' counters (api/ws/wsCounters.ts), read when scraped; `slowAtEdge`, the
+   * slow clients the header edge closed itself (api/http/edge/wsDirect.ts).
+   */
+  watchWs(ws: Readonly<WsCounters>, slowAtEdge: () => number = () => 0): void {
     const registers = [this.registry];
     new Gauge({
       name: 'ws_connections',
@@ -172,7 +175,7 @@ export class ServiceMetrics {
       ['ws_connections_total', 'WebSocket connections opened.', (c) => c.connectionsTotal],
       ['ws_messages_sent_total', 'WebSocket messages handed to subscribers (a topic message counts once per subscriber).', (c) => c.messagesSent],
       ['ws_bytes_sent_total', 'Bytes of the WebSocket messages handed to subscribers.', (c) => c.bytesSent],
-      ['ws_slow_consumers_dropped_total', 'WebSocket subscribers closed because their send buffer passed the backpressure limit.', (c) => c.slowConsumersDropped],
+      ['ws_slow_consumers_dropped_total', 'WebSocket subscribers closed because their send buffer passed the backpressure limit.', (c) => c.slowConsumersDropped + slowAtEdge()],
       ['ws_connections_refused_total', 'WebSocket upgrades refused by the per-IP connection limit.', (c) => c.connectionsRefused],
       ['ws_error_frames_total', 'Error frames sent for malformed, unknown or over-limit messages.', (c) => c.errorFrames],
       ['ws_auth_failures_total', 'User-channel connections closed for missing or wrong credentials.', (c) => c.authFailures],

@@ -16,6 +16,7 @@ import { startHeaderEdge, type HeaderEdge } from '../api/http/headerEdge.js';
 import { startHeaderEdgeThread } from '../api/http/edgeThread.js';
 import { MAX_UNIX_PATH_BYTES, type HttpServer } from '../api/http/httpServer.js';
 import type { Config } from '../config/index.js';
+import { WS_CLOSE } from '../api/ws/wsErrors.js';
 
 export interface PublicListener {
   /** The public port (the edge's when it runs). */
@@ -32,7 +33,7 @@ export interface PublicListener {
   removeSocket(): void;
 }
 
-type ListenConfig = Pick<Config, 'headerEdge' | 'edgeThread' | 'httpHost' | 'httpPort' | 'dataDir'>;
+type ListenConfig = Pick<Config, 'headerEdge' | 'edgeThread' | 'httpHost' | 'httpPort' | 'dataDir' | 'wsMaxBackpressureBytes'>;
 
 /** `onEdgeFailure`: the edge's thread died after start (--edge-thread), so the public port is no longer served. */
 export async function listenPublic(http: HttpServer, config: ListenConfig, onEdgeFailure: (error: Error) => void = () => {}): Promise<PublicListener> {
@@ -46,7 +47,10 @@ export async function listenPublic(http: HttpServer, config: ListenConfig, onEdg
   const removeSocket = (): void => rmSync(socketPath, { force: true });
   let edge: HeaderEdge;
   try {
-    const options = { host: config.httpHost, port: config.httpPort, upstream: { path: socketPath } };
+    // The edge writes the WebSocket channels' output itself (api/http/edge/wsDirect.ts), closing a client
+    // that falls behind as the channels do.
+    const ws = { maxBackpressureBytes: config.wsMaxBackpressureBytes, slowClose: WS_CLOSE.slowConsumer };
+    const options = { host: config.httpHost, port: config.httpPort, upstream: { path: socketPath }, ws };
     edge = config.edgeThread ? await startHeaderEdgeThread(options, onEdgeFailure) : await startHeaderEdge(options);
   } catch (error) {
     http.stopListening();

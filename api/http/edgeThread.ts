@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { EDGE_COUNTER_BYTES, edgeCounters } from './edge/edgeCounters.js';
 import { statsOf, type HeaderEdge, type HeaderEdgeOptions, type HeaderEdgeStats } from './headerEdge.js';
 import type { EdgeThreadMessage } from './edgeWorker.js';
+import type { DirectMessage } from './edge/wsDirect.js';
 
 function workerUrl(): URL {
   // Compiled, the worker is edgeWorker.js beside this file; from source (tests), edgeWorker.ts.
@@ -51,6 +52,9 @@ export function startHeaderEdgeThread(options: HeaderEdgeOptions, onFailure: (er
             port: message.port,
             get stats(): HeaderEdgeStats {
               return statsOf(counters);
+            },
+            direct(message: DirectMessage): void {
+              if (state === 'running') worker.postMessage(message);
             },
             close(): Promise<void> {
               closing ??= new Promise<void>((done) => {

@@ -1,10 +1,11 @@
 // Worker side of edgeThread.ts: runs one header edge (headerEdge.ts) on this thread's event loop, its
 // counters in the shared buffer it was given, and talks to the thread that started it by messages
-// (EdgeThreadMessage out, 'close' in).
+// (EdgeThreadMessage out; 'close' and the WebSocket output it writes itself, DirectMessage, in).
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { nameThisThread } from '../../server/threadName.js';
 import { startHeaderEdge, type HeaderEdge, type HeaderEdgeOptions } from './headerEdge.js';
+import type { DirectMessage } from './edge/wsDirect.js';
 
 export type EdgeThreadMessage =
   | { readonly kind: 'ready'; readonly port: number }
@@ -29,6 +30,7 @@ if (edge !== undefined) serve(edge);
 function serve(edge: HeaderEdge): void {
   send({ kind: 'ready', port: edge.port });
   port.on('message', (message: unknown) => {
+    if (typeof message === 'object' && message !== null) return edge.direct(message as DirectMessage);
     if (message !== 'close') return;
     void edge.close().then(() => {
       send({ kind: 'closed' });

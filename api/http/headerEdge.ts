@@ -15,6 +15,11 @@
 //   answer comes after uWS's answers to earlier pipelined requests, an upgrade switches the connection to
 //   raw passthrough only when uWS answers 101, and a client's FIN is passed on only once the responses
 //   it is owed are out.
+// - WebSockets (options.ws): after the 101, what the channels send a client is written by the edge itself
+//   (edge/wsDirect.ts: the request thread sends each message once, the edge frames it once and writes it to
+//   its subscribers), not relayed from uWS; uWS's own frames (pongs, its closes) are still relayed, whole,
+//   between the edge's. Every request head carries `x-pmx-edge-conn: <n>`, the edge's number for the
+//   connection, by which the request thread names it.
 // - Back-pressure both ways (a full socket pauses the other side); either side closing closes the pair;
 //   socket errors close the pair and never escape.
 //
@@ -30,6 +35,8 @@ import { edgeErrorResponse, type EdgeErrorCode } from './edge/edgeErrors.js';
 import { DEFAULT_MAX_HEAD_BYTES, RequestFramer, type FramerSink } from './edge/requestFramer.js';
 import { CLIENT_IP_HEADER, clientIpTail } from './edge/requestHead.js';
 import { ResponseTracker, type TrackerSink } from './edge/responseTracker.js';
+import { WsDirect, type DirectMessage, type DirectTarget } from './edge/wsDirect.js';
+import { FrameSplitter } from './edge/wsFrames.js';
 
 export { CLIENT_IP_HEADER };
 
@@ -47,6 +54,8 @@ export interface HeaderEdgeOptions {
   readonly closeGraceMs?: number;
   /** Where the counters live (EDGE_COUNTER_BYTES of zeros; shared when another thread reads them). Default: a buffer of its own. */
   readonly counterBuffer?: ArrayBufferLike;
+  /** The WebSocket output the edge writes itself (edge/wsDirect.ts); unset: none, every byte relayed. */
+  readonly ws?: { readonly maxBackpressureBytes: number; readonly slowClose: { readonly code: number; readonly reason: string } };
 }
 
 export interface HeaderEdgeStats {
@@ -62,6 +71,8 @@ export interface HeaderEdgeStats {
   readonly refused: Readonly<Record<EdgeErrorCode, number>>;
   /** Connections closed because the edge itself threw (a bug); 0 in a healthy run. */
   readonly internalErrors: number;
+  /** WebSocket clients the edge closed for falling behind (edge/wsDirect.ts). */
+  readonly wsSlowConsumers: number;
 }
 
 /** A snapshot of `counters`. */
@@ -72,6 +83,7 @@ export function statsOf(counters: EdgeCounters): HeaderEdgeStats {
     requests: counters.requests,
     underscoreHeads: counters.underscoreHeads,
     upgrades: counters.upgrades,
+    wsSlowConsumers: counters.wsSlowConsumers,
     refused: { ...counters.refused },
     internalErrors: counters.internalErrors,
   };
@@ -83,6 +95,8 @@ export interface HeaderEdge {
   readonly stats: HeaderEdgeStats;
   /** Stops accepting; closes each connection once it owes no response (WebSockets at once); destroys the rest after closeGraceMs. */
   close(): Promise<void>;
+  /** Takes a WebSocket frame to write, or a subscription change (edge/wsDirect.ts); ignored without options.ws. */
+  direct(message: DirectMessage): void;
 }
 
 /**
@@ -111,6 +125,9 @@ interface EdgeContext {
   readonly counters: EdgeCounters;
   /** Where every upstream read lands (EdgeConnection.upstreamRead). */
   readonly upstreamReadBuffer: Buffer;
+  readonly direct: WsDirect | undefined;
+  /** A number for each new connection (1, 2, …). */
+  nextId(): number;
   readonly closed: (conn: EdgeConnection) => void;
 }
 
@@ -119,7 +136,19 @@ const UPSTREAM_FULL = 1;
 const HOLDING_FOR_UPGRADE = 2;
 const CLIENT_FULL = 1;
 
-class EdgeConnection implements FramerSink, TrackerSink {
+class EdgeConnection implements FramerSink, TrackerSink, DirectTarget {
+  readonly id: number;
+  readonly topics = new Set<string>();
+  /** Once uWS has answered 101: uWS's frames, cut whole, so that the edge's own go between them. */
+  private splitter: FrameSplitter | undefined;
+  /** The edge's frames that wait: for the 101 (before the splitter) or for the end of a frame of uWS's. */
+  private waiting: Buffer[] = [];
+  private waitingBytes = 0;
+  /** A close frame asked for before the 101 was relayed. */
+  private endAfterUpgrade: Buffer | undefined;
+  /** Frames held by cork(), written as one buffer by uncork() (cheaper than the socket's own cork/writev). */
+  private batch: Buffer[] | undefined;
+  private batchBytes = 0;
   private readonly upstream: Socket;
   private readonly framer: RequestFramer;
   private readonly tracker: ResponseTracker;
@@ -140,7 +169,9 @@ class EdgeConnection implements FramerSink, TrackerSink {
     private readonly client: Socket,
     private readonly ctx: EdgeContext,
   ) {
-    this.framer = new RequestFramer(this, clientIpTail(normalizeClientIp(client.remoteAddress)), ctx.maxHeadBytes);
+    this.id = ctx.nextId();
+    this.framer = new RequestFramer(this, clientIpTail(normalizeClientIp(client.remoteAddress), this.id), ctx.maxHeadBytes);
+    ctx.direct?.add(this);
     this.tracker = new ResponseTracker(this);
     client.setNoDelay(true);
     // uWS's bytes are read into the edge's one read buffer and handed over here without Node's stream
@@ -189,7 +220,13 @@ class EdgeConnection implements FramerSink, TrackerSink {
   // --- TrackerSink ------------------------------------------------------------------------------------
 
   upgradeDecided(accepted: boolean): void {
-    if (accepted) this.ctx.counters.upgrades++;
+    if (accepted) {
+      this.ctx.counters.upgrades++;
+      // Written after the 101 (this runs once its bytes are out): the edge's frames that waited for it.
+      this.splitter = new FrameSplitter();
+      this.flushWaiting();
+      if (this.endAfterUpgrade !== undefined) this.endWith(this.endAfterUpgrade);
+    }
     this.upstream.cork();
     if (accepted) this.framer.acceptUpgrade();
     else this.framer.refuseUpgrade();
@@ -229,8 +266,70 @@ class EdgeConnection implements FramerSink, TrackerSink {
     return this.upstreamPaused === 0 && !this.destroyed;
   }
 
+  // --- WebSocket frames of the edge's own (edge/wsDirect.ts) -----------------------------------------
+
+  writeFrame(frame: Buffer): number {
+    if (this.finishing || this.destroyed) return 0;
+    if (this.splitter === undefined || !this.splitter.atBoundary || this.waiting.length > 0) {
+      this.waiting.push(frame);
+      this.waitingBytes += frame.length;
+      return this.waitingBytes + this.client.writableLength;
+    }
+    if (this.batch !== undefined) {
+      this.batch.push(frame);
+      this.batchBytes += frame.length;
+      return this.batchBytes + this.client.writableLength;
+    }
+    this.client.write(frame);
+    return this.client.writableLength;
+  }
+
+  cork(): void {
+    this.batch ??= [];
+  }
+
+  uncork(): void {
+    const batch = this.batch;
+    this.batch = undefined;
+    this.batchBytes = 0;
+    if (batch === undefined || batch.length === 0 || this.finishing || this.destroyed) return;
+    this.client.write(batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch));
+  }
+
+  endWith(frame: Buffer): void {
+    if (this.finishing || this.destroyed) return;
+    if (this.splitter === undefined) {
+      this.endAfterUpgrade = frame;
+      return;
+    }
+    // Cutting into a frame of uWS's would corrupt the stream: then the connection just ends.
+    if (!this.splitter.atBoundary) return this.finish(undefined);
+    this.flushWaiting();
+    this.finish(frame);
+  }
+
+  private flushWaiting(): void {
+    this.uncork(); // frames held for this turn were asked for before the waiting ones
+    if (this.waiting.length === 0) return;
+    this.client.cork();
+    for (const frame of this.waiting) this.client.write(frame);
+    this.client.uncork();
+    this.waiting = [];
+    this.waitingBytes = 0;
+  }
+
   private fromUpstream(chunk: Buffer): void {
     if (this.finishing) return;
+    if (this.splitter !== undefined) {
+      // A WebSocket: uWS's frames go out whole, the edge's own between them.
+      const whole = this.splitter.push(chunk);
+      if (whole !== undefined) {
+        this.uncork(); // the edge's frames held for this turn came first
+        if (!this.client.write(whole)) this.pauseUpstream(CLIENT_FULL);
+      }
+      if (this.splitter.atBoundary) this.flushWaiting();
+      return;
+    }
     if (!this.client.write(chunk)) this.pauseUpstream(CLIENT_FULL);
     // Observed after the write, so anything it triggers (the edge's own answer) follows these bytes.
     this.tracker.push(chunk);
@@ -274,6 +373,7 @@ class EdgeConnection implements FramerSink, TrackerSink {
   private finish(answer: Buffer | undefined): void {
     if (this.finishing || this.destroyed) return;
     this.finishing = true;
+    this.ctx.direct?.remove(this);
     this.upstream.destroy();
     this.clientPaused = 0;
     this.client.resume();
@@ -291,6 +391,7 @@ class EdgeConnection implements FramerSink, TrackerSink {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    this.ctx.direct?.remove(this);
     clearTimeout(this.lingerTimer);
     this.client.destroy();
     this.upstream.destroy();
@@ -323,6 +424,7 @@ class EdgeConnection implements FramerSink, TrackerSink {
 export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<HeaderEdge> {
   const counters = edgeCounters(options.counterBuffer ?? new ArrayBuffer(EDGE_COUNTER_BYTES));
   const open = new Set<EdgeConnection>();
+  let lastId = 0;
   let onEmpty: (() => void) | undefined;
   const ctx: EdgeContext = {
     upstream: options.upstream,
@@ -330,6 +432,8 @@ export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<Heade
     lingerMs: options.lingerMs ?? 2000,
     counters,
     upstreamReadBuffer: Buffer.allocUnsafe(64 * 1024),
+    direct: options.ws === undefined ? undefined : new WsDirect({ ...options.ws, onSlow: () => counters.wsSlowConsumers++ }),
+    nextId: () => ++lastId,
     closed: (conn) => {
       if (!open.delete(conn)) return;
       counters.connectionsOpen--;
@@ -350,6 +454,9 @@ export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<Heade
     port,
     get stats(): HeaderEdgeStats {
       return statsOf(counters);
+    },
+    direct(message) {
+      ctx.direct?.receive(message);
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

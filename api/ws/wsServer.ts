@@ -1,7 +1,8 @@
 // The market and user channels on the uWS app (docs/websocket.md): /ws/market and /ws/user at the root and
-// under /clob. Behind the header edge an upgrade is relayed like any request and the connection becomes a
-// raw byte pipe once uWS answers 101 (api/http/headerEdge.ts), so the client's IP is the edge's
-// x-pmx-client-ip, trusted only on a Unix-socket connection as for HTTP (clientIpOf).
+// under /clob. Behind the header edge an upgrade is relayed like any request (api/http/headerEdge.ts), so the
+// client's IP is the edge's x-pmx-client-ip, trusted only on a Unix-socket connection as for HTTP
+// (clientIpOf); uWS then takes the client's frames, and what is sent to the client goes through the edge,
+// which writes it (edgeSockets.ts, with `edge`).
 //
 // Contract:
 // - Market channel: `{"type":"market","assets_ids":[…],"initial_dump"?,"custom_feature_enabled"?}` subscribes
@@ -24,6 +25,8 @@ import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket, us_sock
 import type { UwsModule } from '../http/uwsLoader.js';
 import { ApiError, errorBody } from '../http/apiErrors.js';
 import { CLIENT_IP_HEADER, clientIpOf } from '../http/headerEdge.js';
+import { EDGE_CONN_HEADER } from '../http/edge/requestHead.js';
+import { EdgeSocket, type ChannelSocket, type EdgeLink } from './edgeSockets.js';
 import { ClientAddresses, FORWARDED_FOR_HEADER } from '../http/clientAddress.js';
 import type { StreamPublisher } from './streamPublisher.js';
 import { customTokenTopic, NEW_MARKET_TOPIC, resolvedTopic, tokenTopic, userMarketTopic, userTopic, type Fanout } from './topics.js';
@@ -54,6 +57,8 @@ export interface WsServerOptions {
   readonly clientAddresses?: ClientAddresses;
   /** How often open connections are checked for backpressure (ms). Default 100. */
   readonly sweepMs?: number;
+  /** The header edge in front of `app`: it writes the output of the connections it carries (edgeSockets.ts). */
+  readonly edge?: EdgeLink;
 }
 
 export interface WsServer {
@@ -82,23 +87,35 @@ interface Conn {
   apiKey: string;
   readonly markets: Set<string>;
   all: boolean;
+  /** The header edge's number for the connection (0: not behind the edge). */
+  readonly edgeConn: number;
+  /** Behind the edge: the socket whose output the edge writes (edgeSockets.ts). */
+  remote: EdgeSocket<Conn> | undefined;
+  /** The close handler has run. */
+  closed: boolean;
 }
 
-type Socket = WebSocket<Conn>;
+type Socket = ChannelSocket<Conn>;
 
-/** uWS as the publisher's fan-out, counting what leaves: one topic message counts once per subscriber. */
-export function uwsFanout(app: TemplatedApp, counters: WsCounters, onPublished: (bytes: number) => void = () => {}): Fanout {
+/**
+ * uWS as the publisher's fan-out, counting what leaves: one topic message counts once per subscriber. With
+ * `edge`, the subscribers behind the header edge get it from the edge: one message to it, whatever their number.
+ */
+export function uwsFanout(app: TemplatedApp, counters: WsCounters, onPublished: (bytes: number) => void = () => {}, edge?: EdgeLink): Fanout {
   return {
     publish(topic, message) {
-      const n = app.numSubscribers(topic);
+      const here = app.numSubscribers(topic);
+      const there = edge?.count(topic) ?? 0;
+      const n = here + there;
       if (n === 0) return;
       const bytes = Buffer.byteLength(message);
-      app.publish(topic, message, false, false);
+      if (here > 0) app.publish(topic, message, false, false);
+      if (there > 0) edge?.post?.({ k: 'pub', t: topic, m: message });
       counters.messagesSent += n;
       counters.bytesSent += n * bytes;
       onPublished(bytes);
     },
-    subscribers: (topic) => app.numSubscribers(topic),
+    subscribers: (topic) => app.numSubscribers(topic) + (edge?.count(topic) ?? 0),
   };
 }
 
@@ -390,37 +407,56 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
         return;
       }
       perIp.set(ip, (perIp.get(ip) ?? 0) + 1);
-      const data: Conn = { channel, ip, lastHeard: Date.now(), open: false, started: false, assets: new Set(), custom: false, resolvedMarkets: new Map(), apiKey: '', markets: new Set(), all: false };
+      const edgeConn = socketIp === '' ? Number(req.getHeader(EDGE_CONN_HEADER)) || 0 : 0;
+      const data: Conn = {
+        channel, ip, lastHeard: Date.now(), open: false, started: false, assets: new Set(), custom: false, resolvedMarkets: new Map(), apiKey: '', markets: new Set(), all: false,
+        edgeConn, remote: undefined, closed: false,
+      };
       res.upgrade(data, key, protocol, extensions, context);
     },
-    open: (ws: Socket) => {
-      const d = ws.getUserData();
+    open: (uwsSocket: WebSocket<Conn>) => {
+      const d = uwsSocket.getUserData();
+      const post = options.edge?.post;
+      if (d.edgeConn > 0 && options.edge !== undefined && post !== undefined) d.remote = new EdgeSocket(uwsSocket, d.edgeConn, options.edge, post, closeConn);
+      const ws: Socket = d.remote ?? uwsSocket;
       d.open = true;
       conns.add(ws);
       counters.connectionsTotal++;
       if (channel === 'market') counters.marketConnections++;
       else counters.userConnections++;
     },
-    message: onMessage,
-    close: (ws: Socket) => {
-      const d = ws.getUserData();
-      d.open = false;
-      conns.delete(ws);
-      const left = (perIp.get(d.ip) ?? 1) - 1;
-      if (left > 0) perIp.set(d.ip, left);
-      else perIp.delete(d.ip);
-      if (channel === 'market') {
-        counters.marketConnections--;
-        counters.subscriptions -= d.assets.size;
-      } else {
-        counters.userConnections--;
-        if (d.started) counters.subscriptions -= d.all ? 1 : d.markets.size;
-        const sockets = byKey.get(d.apiKey);
-        sockets?.delete(ws);
-        if (sockets?.size === 0) byKey.delete(d.apiKey);
-      }
+    message: (uwsSocket: WebSocket<Conn>, message: ArrayBuffer, isBinary: boolean) => {
+      const d = uwsSocket.getUserData();
+      if (d.open) onMessage(d.remote ?? uwsSocket, message, isBinary);
+    },
+    close: (uwsSocket: WebSocket<Conn>) => {
+      const d = uwsSocket.getUserData();
+      d.remote?.release();
+      closeConn(d.remote ?? uwsSocket);
     },
   });
+
+  /** The close handler: once per connection (an edge socket's end() runs it before uWS's close does). */
+  function closeConn(ws: Socket): void {
+    const d = ws.getUserData();
+    if (d.closed) return;
+    d.closed = true;
+    d.open = false;
+    conns.delete(ws);
+    const left = (perIp.get(d.ip) ?? 1) - 1;
+    if (left > 0) perIp.set(d.ip, left);
+    else perIp.delete(d.ip);
+    if (d.channel === 'market') {
+      counters.marketConnections--;
+      counters.subscriptions -= d.assets.size;
+    } else {
+      counters.userConnections--;
+      if (d.started) counters.subscriptions -= d.all ? 1 : d.markets.size;
+      const sockets = byKey.get(d.apiKey);
+      sockets?.delete(ws);
+      if (sockets?.size === 0) byKey.delete(d.apiKey);
+    }
+  }
 
   for (const prefix of ['', '/clob']) {
     app.ws<Conn>(`${prefix}/ws/market`, behaviour('market'));

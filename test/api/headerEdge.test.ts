@@ -68,33 +68,33 @@ t.test('framer: a head is rewritten, everything else is forwarded byte for byte'
   t.equal(got.refused, undefined);
   t.equal(
     got.out.toString('latin1'),
-    'POST /x?a_b=1 HTTP/1.1\r\nHost: h\r\nPOLY-API-KEY: A_B\r\nContent-Length: 12\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n\r\nFOO_BAR: x',
+    'POST /x?a_b=1 HTTP/1.1\r\nHost: h\r\nPOLY-API-KEY: A_B\r\nContent-Length: 12\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\n\r\nFOO_BAR: x',
     'names only; the target, values and body keep their underscores; the client IP header is replaced',
   );
   const plain = frame([b('GET / HTTP/1.1\r\nHost: h\r\n\r\n')]);
-  t.equal(plain.out.toString('latin1'), 'GET / HTTP/1.1\r\nHost: h\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n');
+  t.equal(plain.out.toString('latin1'), 'GET / HTTP/1.1\r\nHost: h\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\n');
   const canonical = frame([b('POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding:  CHUNKED \r\n\r\n00A;name="v"\r\n0123456789\r\n0\r\nX_Sum: 1\r\n\r\n')]);
   t.equal(
     canonical.out.toString('latin1'),
-    'POST / HTTP/1.1\r\nHost: h\r\ntransfer-encoding: chunked\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\na\r\n0123456789\r\n0\r\n\r\n',
+    'POST / HTTP/1.1\r\nHost: h\r\ntransfer-encoding: chunked\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\na\r\n0123456789\r\n0\r\n\r\n',
     'chunked framing goes out in the one form uWS 20.30 parses: lower-case hex, no extensions, no trailers',
   );
   t.equal(frame([b('\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n')]).out.toString('latin1').startsWith('GET /'), true, 'empty lines before a request are dropped');
   t.equal(frame([b('POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\nok')]).out.toString('latin1'),
-    'POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\nok', 'a repeated identical Content-Length is kept once');
+    'POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\nok', 'a repeated identical Content-Length is kept once');
 });
 
 t.test('framer: HTTP/1.0 is forwarded as HTTP/1.1, with Host and Connection made explicit', async (t) => {
   const out = (request: string): string => frame([b(request)]).out.toString('latin1');
-  t.equal(out('GET /ok HTTP/1.0\r\n\r\n'), 'GET /ok HTTP/1.1\r\nhost: \r\nconnection: close\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n', 'no Host: an empty one is added; no keep-alive asked: close');
+  t.equal(out('GET /ok HTTP/1.0\r\n\r\n'), 'GET /ok HTTP/1.1\r\nhost: \r\nconnection: close\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\n', 'no Host: an empty one is added; no keep-alive asked: close');
   t.equal(
     out('GET /ok?a=1 HTTP/1.0\r\nHost: h\r\nConnection: Keep-Alive\r\nUpgrade: websocket\r\nX_A: 1\r\n\r\n'),
-    'GET /ok?a=1 HTTP/1.1\r\nHost: h\r\nX-A: 1\r\nconnection: keep-alive\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n',
+    'GET /ok?a=1 HTTP/1.1\r\nHost: h\r\nX-A: 1\r\nconnection: keep-alive\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\n',
     'keep-alive asked: kept; Upgrade ignored (RFC 9110 §7.8)',
   );
   const post = frame([b('POST /x HTTP/1.0\r\nContent-Length: 2\r\n\r\n{}GET /y HTTP/1.0\r\n\r\n')]);
   t.equal(post.requests, 2, 'a body by Content-Length, then the next request');
-  t.match(post.out.toString('latin1'), /^POST \/x HTTP\/1\.1\r\nContent-Length: 2\r\nhost: \r\nconnection: close\r\nx-pmx-client-ip: 10\.0\.0\.1\r\n\r\n\{\}GET \/y HTTP\/1\.1\r\n/);
+  t.match(post.out.toString('latin1'), /^POST \/x HTTP\/1\.1\r\nContent-Length: 2\r\nhost: \r\nconnection: close\r\nx-pmx-client-ip: 10\.0\.0\.1\r\nx-pmx-edge-conn: 0\r\n\r\n\{\}GET \/y HTTP\/1\.1\r\n/);
 });
 
 t.test('framer: a method uWS does not know is forwarded as TRACE with x-pmx-method', async (t) => {
@@ -103,12 +103,12 @@ t.test('framer: a method uWS does not know is forwarded as TRACE with x-pmx-meth
   t.equal(got.requests, 2);
   t.equal(
     got.out.toString('latin1'),
-    'TRACE /clob/book HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nx-pmx-method: QUERY\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n{}' +
-      'TRACE / HTTP/1.1\r\nHost: h\r\nx-pmx-method: get\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n',
+    'TRACE /clob/book HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nx-pmx-method: QUERY\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\n{}' +
+      'TRACE / HTTP/1.1\r\nHost: h\r\nx-pmx-method: get\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\n',
     "the client's own x-pmx-method is dropped; methods are case-sensitive, so `get` is unknown",
   );
   for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'CONNECT', 'TRACE']) {
-    t.equal(frame([b(`${method} / HTTP/1.1\r\nHost: h\r\n\r\n`)]).out.toString('latin1'), `${method} / HTTP/1.1\r\nHost: h\r\nx-pmx-client-ip: 10.0.0.1\r\n\r\n`, `${method} goes as it is`);
+    t.equal(frame([b(`${method} / HTTP/1.1\r\nHost: h\r\n\r\n`)]).out.toString('latin1'), `${method} / HTTP/1.1\r\nHost: h\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\n`, `${method} goes as it is`);
   }
 });
 
@@ -396,6 +396,14 @@ t.test('behind the edge', async (t) => {
     const seen = JSON.parse(got.responses[0]?.body.toString() ?? '{}') as Record<string, string>;
     t.equal(seen['x-pmx-client-ip'], '127.0.0.1');
     t.equal(clientIpOf(seen, '', true), '127.0.0.1');
+  });
+
+  await t.test("the connection's number cannot be forged through the edge either", async (t) => {
+    const got = await exchange(edge.port, [GET('/headers', 'x-pmx-edge-conn: 999999\r\nX_PMX_EDGE_CONN: 888888\r\n')], { responses: 1 });
+    const seen = JSON.parse(got.responses[0]?.body.toString() ?? '{}') as Record<string, string>;
+    t.match(seen['x-pmx-edge-conn'], /^[1-9][0-9]*$/, 'the edge numbers the connection itself');
+    t.not(seen['x-pmx-edge-conn'], '999999');
+    t.not(seen['x-pmx-edge-conn'], '888888');
   });
 
   await t.test('a body with header-like bytes is not modified', async (t) => {

@@ -1,8 +1,8 @@
 // One request head, complete with its CRLFCRLF: validated, its framing decided, and rewritten for uWS.
 //
 // Contract: the head forwarded is the client's head with (1) `_` replaced by `-` in every header name,
-// (2) every client-sent x-pmx-client-ip and x-pmx-method removed, (3) a repeated identical Content-Length
-// kept once, (4) Transfer-Encoding written as `transfer-encoding: chunked`, and (5) `x-pmx-client-ip: <ip>`
+// (2) every client-sent x-pmx-client-ip, x-pmx-edge-conn and x-pmx-method removed, (3) a repeated identical Content-Length
+// kept once, (4) Transfer-Encoding written as `transfer-encoding: chunked`, and (5) `x-pmx-client-ip: <ip>` and `x-pmx-edge-conn: <n>`
 // added last. When (1)-(4) change nothing and the request is HTTP/1.1 with a method uWS knows, the head goes
 // out as a view of the input followed by the per-connection IP line (no copy).
 //
@@ -27,6 +27,8 @@ import type { EdgeErrorCode } from './edgeErrors.js';
 import { COLON, CRLF, NAME_BYTE, SP, TARGET_BYTE, TCHAR, UNDERSCORE, UWS_MAX_HEADER_FIELDS, VALUE_BYTE, nameIs, trimmedValue } from './httpSyntax.js';
 
 export const CLIENT_IP_HEADER = 'x-pmx-client-ip';
+/** The edge's number for the client's connection, on every request head it forwards (wsDirect.ts uses it). */
+export const EDGE_CONN_HEADER = 'x-pmx-edge-conn';
 /** The client's method, on a request the edge forwards as TRACE because uWS does not know the method. */
 export const METHOD_HEADER = 'x-pmx-method';
 /** The methods uWS 20.30 routes (measured); it closes the connection on any other without answering. */
@@ -59,9 +61,9 @@ const TE_LINE = Buffer.from('transfer-encoding: chunked\r\n', 'latin1');
 
 const fail = (code: EdgeErrorCode): ParsedRequestHead => ({ kind: 'error', code });
 
-/** The IP line and the empty line that ends the head: `x-pmx-client-ip: <ip>\r\n\r\n`. */
-export function clientIpTail(ip: string): Buffer {
-  return Buffer.from(`${CLIENT_IP_HEADER}: ${ip}\r\n\r\n`, 'latin1');
+/** The IP line, the connection's line and the empty line that end the head. */
+export function clientIpTail(ip: string, conn = 0): Buffer {
+  return Buffer.from(`${CLIENT_IP_HEADER}: ${ip}\r\n${EDGE_CONN_HEADER}: ${conn}\r\n\r\n`, 'latin1');
 }
 
 /** `head` ends with CRLFCRLF and does not start with CR or LF. */
@@ -128,7 +130,7 @@ export function parseRequestHead(head: Buffer, ipTail: Buffer): ParsedRequestHea
         }
         break;
       case 15:
-        if (nameIs(head, pos, i, CLIENT_IP_HEADER)) {
+        if (nameIs(head, pos, i, CLIENT_IP_HEADER) || nameIs(head, pos, i, EDGE_CONN_HEADER)) {
           dropped++;
           rewrite = true;
         }
@@ -207,7 +209,7 @@ function rewriteHead(head: Buffer, lineEnd: number, requestLine: string | undefi
     const end = head.indexOf(CRLF, pos);
     const colon = head.indexOf(COLON, pos);
     const next = end + 2;
-    if (nameIs(head, pos, colon, CLIENT_IP_HEADER) || nameIs(head, pos, colon, METHOD_HEADER) || (http10 && (nameIs(head, pos, colon, 'connection') || nameIs(head, pos, colon, 'upgrade')))) {
+    if (nameIs(head, pos, colon, CLIENT_IP_HEADER) || nameIs(head, pos, colon, EDGE_CONN_HEADER) || nameIs(head, pos, colon, METHOD_HEADER) || (http10 && (nameIs(head, pos, colon, 'connection') || nameIs(head, pos, colon, 'upgrade')))) {
       pos = next;
       continue;
     }
