@@ -47,11 +47,15 @@ export class EdgeSocket<T> implements ChannelSocket<T> {
   constructor(
     private readonly ws: WebSocket<T>,
     private readonly id: number,
+    /** Its `post` is set (the edge runs) before any edge connection opens. */
     private readonly link: EdgeLink,
-    private readonly post: (message: DirectMessage) => void,
     /** wsServer's close handler, run by end(). */
     private readonly closed: (socket: EdgeSocket<T>) => void,
   ) {}
+
+  private post(message: DirectMessage): void {
+    this.link.post?.(message);
+  }
 
   getUserData(): T {
     return this.ws.getUserData();

@@ -395,7 +395,7 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
       const socketIp = Buffer.from(res.getRemoteAddressAsText()).toString();
       // A TCP connection always has an address; an empty one is a Unix-socket connection, i.e. the edge.
       const peer = clientIpOf({ [CLIENT_IP_HEADER]: req.getHeader(CLIENT_IP_HEADER) }, socketIp, socketIp === '');
-      const ip = addresses.trustsAny ? addresses.clientOf(peer, req.getHeader(FORWARDED_FOR_HEADER) || undefined) : peer;
+      const ip = addresses.clientOf(peer, req.getHeader(FORWARDED_FOR_HEADER) || undefined);
       if ((perIp.get(ip) ?? 0) >= limits.maxConnectionsPerIp) {
         counters.connectionsRefused++;
         res.cork(() => {
@@ -416,8 +416,7 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
     },
     open: (uwsSocket: WebSocket<Conn>) => {
       const d = uwsSocket.getUserData();
-      const post = options.edge?.post;
-      if (d.edgeConn > 0 && options.edge !== undefined && post !== undefined) d.remote = new EdgeSocket(uwsSocket, d.edgeConn, options.edge, post, closeConn);
+      if (d.edgeConn > 0 && options.edge?.post !== undefined) d.remote = new EdgeSocket(uwsSocket, d.edgeConn, options.edge, closeConn);
       const ws: Socket = d.remote ?? uwsSocket;
       d.open = true;
       conns.add(ws);

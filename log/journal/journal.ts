@@ -30,8 +30,8 @@ import { AppendThread } from './appendThread.js';
 /**
  * Segments are appended through O_DSYNC: a write returns once its data (and the metadata needed to read it
  * back) is on stable storage, as write + fdatasync would, in one call instead of two. The calls are made by
- * the journal's own thread (appendThread.ts), not libuv's pool. Each completion is an event-loop turn, and
- * under load a turn waits behind every ready request.
+ * the journal's own thread (appendThread.ts), not libuv's pool; a completed write is noticed by poll() between
+ * requests, or else on the thread's message.
  */
 const APPEND_FLAGS = constants.O_APPEND | constants.O_CREAT | constants.O_RDWR | constants.O_DSYNC;
 
