@@ -15,8 +15,13 @@
 // After a crash anywhere, start() finds the pending range and redoes exactly it: the in-memory state is
 // restored as of the recorded progress (rows with version <= progress; a builder whose table already holds
 // rows of the pending batch is restored as of its end instead and sits the redo out, see recovery.ts), so
-// the redo produces the same rows under the same tokens, and ClickHouse drops the inserts that had already
-// landed (all of them when the crash came after step 3).
+// the redo produces the same rows. It does not lean on the tokens of the attempt that crashed: a
+// non-replicated MergeTree records a block's token in its deduplication log before it commits the block's
+// part, so a process killed between the two leaves a token whose rows are gone, and a redo under that
+// token would be dropped (seen in test/projections/projectorCrash.test.ts). Instead the redo deletes the
+// batch's rows from the tables it appends to (recovery.ts, clearAppendedRows()) and inserts every table
+// under tokens of its own; the latest-state tables take a row again at the same version without change.
+// Tokens still make a repeated insert of one attempt land once.
 //
 // Batches are pipelined: while one batch's inserts run in ClickHouse (off the JavaScript thread), the next
 // batch is read and built. Building advances the in-memory state past the committed progress, so after a
@@ -32,6 +37,7 @@
 // record must equal its log copy as every builder reads it; the engine keeps its events equal to their JSON
 // round trip and never touches them after apply() returns (test/projections/projectorOffer.test.ts).
 
+import { randomUUID } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { hasEncodedReads, type EventLog, type EventsRecord, type LogRecord } from '../log/eventLog.js';
@@ -48,7 +54,7 @@ import { MarketsBuilder } from './builders/markets.js';
 import { OrdersBuilder, type FillOrders } from './builders/orders.js';
 import { PositionsBuilder } from './builders/positions.js';
 import { PriceHistoryBuilder } from './builders/priceHistory.js';
-import { landedBuilders, type BuilderName } from './recovery.js';
+import { clearAppendedRows, landedBuilders, type BuilderName } from './recovery.js';
 import { restoreState } from './restoreState.js';
 
 /** Default most log records per batch: large batches amortise the fixed cost of each insert and part. */
@@ -108,6 +114,8 @@ interface Batch {
   readonly from: number;
   readonly to: number;
   readonly rows: RowSink;
+  /** A pending batch's redo only: the suffix that makes its tokens unlike any earlier attempt's. */
+  readonly redo?: string;
 }
 
 export class Projector {
@@ -172,12 +180,13 @@ export class Projector {
   }
 
   /** A batch's insert into each table it has rows for, in PROJECTED_TABLES order, with their tokens. */
-  private tableInserts({ from, to, rows: out }: Batch): { table: ProjectedTable; rows: number; insert: TextInsert }[] {
+  private tableInserts({ from, to, rows: out, redo }: Batch): { table: ProjectedTable; rows: number; insert: TextInsert }[] {
     const inserts: { table: ProjectedTable; rows: number; insert: TextInsert }[] = [];
+    const suffix = redo === undefined ? '' : `:redo-${redo}`;
     for (const table of PROJECTED_TABLES) {
       const rows = out.rows(table);
       if (rows === 0) continue;
-      inserts.push({ table, rows, insert: { table: `${this.db}.${table}`, columns: COLUMNS[table], body: out.body(table), token: `${this.name}:${table}:${from}-${to}` } });
+      inserts.push({ table, rows, insert: { table: `${this.db}.${table}`, columns: COLUMNS[table], body: out.body(table), token: `${this.name}:${table}:${from}-${to}${suffix}` } });
     }
     return inserts;
   }
@@ -203,7 +212,10 @@ export class Projector {
         markets: this.markets, orders: this.orders, positions: this.positions, prices: this.prices,
       });
       const { pendingFrom: from, pendingTo: to } = progress;
-      if (pending) await this.write(await this.build({ from, to, records: this.readRange(this.log, from, to) }, landed));
+      if (!pending) return;
+      const batch = await this.build({ from, to, records: this.readRange(this.log, from, to) }, landed);
+      await clearAppendedRows(this.ch, this.db, batch.rows, from, to);
+      await this.write({ ...batch, redo: randomUUID() });
     });
   }
 

@@ -25,6 +25,7 @@
 // either restore gives the same state.
 
 import type { ClickHouseClient } from '@clickhouse/client';
+import type { RowSink } from './rows.js';
 
 export type BuilderName = 'markets' | 'orders' | 'positions' | 'prices';
 
@@ -51,4 +52,34 @@ export async function landedBuilders(ch: ClickHouseClient, db: string, from: num
     for (const implied of IMPLIED[b]) landed.add(implied);
   }
   return landed;
+}
+
+/**
+ * Append-only tables (MergeTree, no version) and the tables ClickHouse derives from them. The redo of a
+ * pending batch writes each one it has rows for afresh, so the rows of the batch's range that an earlier
+ * attempt left there are deleted first; the latest-state tables need no such step (a row again at the
+ * same version changes nothing) and neither does latest_prices (argMax states merge to the same value).
+ */
+const APPENDED: readonly { readonly table: 'ledger_events' | 'fills' | 'order_events'; readonly alsoClears: readonly string[] }[] = [
+  { table: 'ledger_events', alsoClears: [] },
+  { table: 'fills', alsoClears: ['fill_sides', 'order_events'] },
+  { table: 'order_events', alsoClears: [] },
+];
+
+/**
+ * Deletes the rows of positions from..to from every append-only table the redo `rows` writes to (fills
+ * also from the tables its views write), before the redo inserts them again. A table the redo leaves out
+ * (its builder's rows had landed, see above) keeps its rows. Deleting twice, after a crash during this
+ * step or the inserts after it, deletes the same range again.
+ */
+export async function clearAppendedRows(ch: ClickHouseClient, db: string, rows: RowSink, from: number, to: number): Promise<void> {
+  const tables = new Set<string>();
+  for (const { table, alsoClears } of APPENDED) {
+    if (rows.rows(table) === 0) continue;
+    tables.add(table);
+    for (const t of alsoClears) tables.add(t);
+  }
+  for (const table of tables) {
+    await ch.command({ query: `DELETE FROM ${db}.${table} WHERE pos BETWEEN {from:UInt64} AND {to:UInt64}`, query_params: { from, to } });
+  }
 }
