@@ -135,6 +135,8 @@ export function indexedMarketOf(catalogId: string, market: GammaObject, event: I
 
 export class MarketIndex {
   private snapshot: Snapshot = EMPTY;
+  /** Counts the snapshots taken: every indexed market is new with each (see metadataSource()). */
+  private snapshots = 0;
   private running: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
 
@@ -166,6 +168,7 @@ export class MarketIndex {
       .then(async () => {
         this.queued = undefined;
         this.snapshot = await this.load();
+        this.snapshots += 1;
       });
     this.queued = run;
     this.running = run;
@@ -177,7 +180,7 @@ export class MarketIndex {
     // One metadata object per indexed market, made once: indexed markets are never changed (a refresh makes
     // new ones), and the in-memory reads compare these objects by identity (projections/live/marketInfoCache.ts).
     const made = new WeakMap<IndexedMarket, MarketMetadata>();
-    return (conditionIds) => {
+    const source = (conditionIds: readonly string[]): ReadonlyMap<string, MarketMetadata> => {
       const out = new Map<string, MarketMetadata>();
       for (const id of conditionIds) {
         const m = this.get(id);
@@ -191,6 +194,8 @@ export class MarketIndex {
       }
       return out;
     };
+    // A new snapshot may change any market's metadata; between snapshots none changes.
+    return Object.assign(source, { generation: () => this.snapshots });
   }
 
   private table(name: keyof typeof TABLES): string {

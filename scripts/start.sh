@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensureDeps.sh
 npm run --silent build
-# scripts/node-flags: V8 flags the service runs with (a young generation of 64 MiB per semi-space: each
-# order allocates short-lived objects, and with the default 16 MiB scavenges took ~10% of the request
-# thread and promoted garbage into the old generation). bench:orders starts its server with the same.
+# scripts/node-flags: V8 flags the service runs with (a young generation of 16 MiB per semi-space: rare
+# scavenges at a few thousand orders per second, each short; docs/deployment.md says why not larger).
+# bench:orders and bench:cluster start their servers with the same.
 # shellcheck disable=SC2046
 exec node $(cat scripts/node-flags) dist/server/main.js "$@"

@@ -193,8 +193,16 @@ export async function liveAccountOrders(state: LiveState, metadata: MarketMetada
  */
 export async function liveAccountOrdersJson(state: LiveState, metadata: MarketMetadataSource, params: AccountOrdersParams): Promise<Buffer | OrderPage> {
   const query = accountOrdersQuery(params);
-  const { limit, offset } = query;
+  const { caller, limit, offset } = query;
   if (offset === 'end') return endPage(limit);
+  // The caller's last page, sent again while none of its orders and no metadata changed (orderPageCache.ts).
+  const generation = metadata.generation?.();
+  const key = `${query.id ?? ''}\u0000${query.market ?? ''}\u0000${query.assetId ?? ''}\u0000${limit}\u0000${offset}`;
+  if (generation !== undefined) {
+    const kept = state.orderPages.get(caller, key, generation);
+    if (kept !== undefined) return kept;
+  }
+  const pos = state.pos;
   const rows = openOrderRows(state, { ...query, offset });
   const count = Math.min(rows.length, limit);
   const info = await liveMarkets(state, metadata, rows.slice(0, count).map((o) => o.conditionId));
@@ -203,7 +211,10 @@ export async function liveAccountOrdersJson(state: LiveState, metadata: MarketMe
     const o = rows[i] as OpenOrder;
     items.push(state.orderJson.bytesOf(o, info.get(o.conditionId), orderRow));
   }
-  return pageBytes(items, rows.length > limit ? cursorFor(offset + limit) : END_CURSOR, limit, count);
+  const page = pageBytes(items, rows.length > limit ? cursorFor(offset + limit) : END_CURSOR, limit, count);
+  // Kept only if no record was applied while the metadata was awaited (the rows and the texts are of one position).
+  if (generation !== undefined && state.pos === pos && metadata.generation?.() === generation) state.orderPages.keep(caller, key, generation, page);
+  return page;
 }
 
 /**

@@ -26,6 +26,7 @@ import { PositionsBuilder, type PositionState } from '../builders/positions.js';
 import { RowSink } from '../rows.js';
 import { DEFAULT_MAX_ACCOUNT_FILLS, DEFAULT_MAX_FILLS, FillWindows, type AccountFills } from './fillWindows.js';
 import { OrderJsonCache } from './orderJsonCache.js';
+import { OrderPageCache } from './orderPageCache.js';
 import { MarketInfoCache } from './marketInfoCache.js';
 import { TradeJsonCache } from './tradeJsonCache.js';
 
@@ -97,6 +98,8 @@ export class LiveState {
   readonly tradeJson: TradeJsonCache;
   /** The JSON of open orders GET /data/orders has shown. */
   readonly orderJson: OrderJsonCache;
+  /** The last GET /data/orders page of each account that asked, while none of its orders changes. */
+  readonly orderPages = new OrderPageCache();
   /** The markets' MarketInfo as the reads show them, made once per change (marketInfoCache.ts). */
   readonly marketInfo = new MarketInfoCache();
   private readonly lastTrade = new Map<string, number>();
@@ -209,6 +212,7 @@ export class LiveState {
 
   /** Every change of an order (pos -1: restored at start-up, at `pos`). */
   private orderChanged(o: OpenOrder, pos: number): void {
+    this.orderPages.drop(o.account);
     this.byId.set(o.id, o);
     let open = this.openByAccount.get(o.account);
     if (o.status === 'LIVE') {

@@ -17,13 +17,19 @@ export interface MarketMetadata {
   readonly negRisk?: boolean;
 }
 
-/** Metadata of the given markets; markets it does not know are simply absent from the map. */
-export type MarketMetadataSource = (conditionIds: readonly string[]) => Promise<ReadonlyMap<string, MarketMetadata>> | ReadonlyMap<string, MarketMetadata>;
+/**
+ * Metadata of the given markets; markets it does not know are simply absent from the map. `generation`, when
+ * the source has one, changes whenever anything it gives may have changed: answers made from its metadata
+ * may be kept while it stands (projections/live/orderPageCache.ts). A source without one gets nothing kept.
+ */
+export type MarketMetadataSource = ((conditionIds: readonly string[]) => Promise<ReadonlyMap<string, MarketMetadata>> | ReadonlyMap<string, MarketMetadata>) & {
+  readonly generation?: () => number;
+};
 
 export const FALLBACK_METADATA: MarketMetadata = { title: '', slug: '', icon: '', eventSlug: '', eventId: '', outcomes: ['Yes', 'No'], endDate: '' };
 
 /** A source that knows nothing: every market shows the fallback. */
-export const noMetadata: MarketMetadataSource = () => new Map();
+export const noMetadata: MarketMetadataSource = Object.assign(() => new Map<string, MarketMetadata>(), { generation: () => 0 });
 
 /** Adapts a one-market lookup to a source. */
 export function metadataFrom(lookup: (conditionId: string) => MarketMetadata | undefined): MarketMetadataSource {

@@ -117,7 +117,9 @@ for (const seed of seeds) {
     const events = session.records.flatMap((r) => r.events);
     for (const kind of ['TradeExecuted', 'OrderCancelled', 'OrderExpired', 'PositionSplit', 'PositionsMerged', 'PositionRedeemed', 'MarketResolved']) t.ok(events.some((e) => e.type === kind), `the history has ${kind}`);
     const { ch, db } = await freshDatabase();
-    const ctx = readContext(ch, db, { metadata: metadataFrom((id) => METADATA[id]), feeAccount: FEE_ACCOUNT });
+    // With a generation, as the catalog's source has: pages of open orders asked for along the way are kept
+    // (projections/live/orderPageCache.ts), and one that outlived a change of its orders would differ below.
+    const ctx = readContext(ch, db, { metadata: Object.assign(metadataFrom((id) => METADATA[id]), { generation: () => 1 }), feeAccount: FEE_ACCOUNT });
     const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, maxBatch: 61 });
     await projector.start();
 
@@ -158,6 +160,7 @@ for (const seed of seeds) {
     }
     t.ok(applied.holdersCache.size > 0, 'holders answers were kept along the way');
     t.ok(applied.orderJson.size > 0, `${applied.orderJson.size} open orders' JSON kept along the way`);
+    t.ok(applied.orderPages.size > 0, `${applied.orderPages.size} pages of open orders kept along the way`);
     const finished = events.filter((e) => e.type === 'OrderAccepted').length - applied.openByAccount.size;
     t.ok(bounded.horizon > 0 && finished > 3, 'the bounded model let finished orders go');
     const someAccepted = events.find((e) => e.type === 'OrderAccepted');
