@@ -9,7 +9,7 @@
 // Env: BENCH_HEADER_EDGE (unset: both deployments; true or false: that one only), BENCH_SECONDS (10),
 // BENCH_CONNECTIONS (50), BENCH_POSITIONS (true; false skips GET /positions), BENCH_COMPRESSION (true; false
 // skips the compression runs), BENCH_CPU_PROF=<dir> (a CPU profile of the service's main thread over each
-// /book run and each account and activity read run, summarised after the tables).
+// /book run, each account and activity read run and the mixed run, summarised after the tables).
 //
 // Compression: GET /book again with a browser's `Accept-Encoding: gzip, deflate, br` (its answer is under
 // the threshold, so this shows what merely asking costs the fast path), and what compressing the 94 KB
@@ -278,7 +278,13 @@ async function measure(edge: boolean): Promise<Deployment> {
     // Every read in one cycling run while orders go in at ORDER_RATE per second.
     await ask(svc, { op: 'orders', action: 'start', rate: ORDER_RATE });
     const all = rows.flatMap((r) => r.requests().slice(0, 20));
+    const mixedFile = PROFILE_DIR === undefined ? undefined : resolve(join(PROFILE_DIR, `mixed-${edge ? 'edge' : 'no-edge'}-${Date.now()}.cpuprofile`));
+    if (mixedFile !== undefined) await ask(svc, { op: 'profile', action: 'start' });
     const mixedLoad = await load(svc, base, all);
+    if (mixedFile !== undefined) {
+      await ask(svc, { op: 'profile', action: 'stop', file: mixedFile });
+      profile = [...(profile ?? []), `profile of the service's main thread over the mixed run (${edge ? 'edge' : 'no edge'}): ${mixedFile}`, ...summariseProfile(mixedFile, mixedLoad.requests, 'request')];
+    }
     const orders = (await ask(svc, { op: 'orders', action: 'stop' })) as unknown as Mixed['orders'];
     const soloSeconds = reads.reduce((sum, r) => sum + r.row.requests().slice(0, 20).length / r.solo.rps, 0);
     mixed = { load: mixedLoad, orders, soloRps: Math.round(all.length / soloSeconds) };

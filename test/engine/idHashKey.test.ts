@@ -1,6 +1,7 @@
 // The order-id table's hash key (Engine options.idHashKey) changes where ids sit and nothing else: the same
-// commands give the same events and state hash under any key, a snapshot restores under another key, and ids
-// a trader ground to share their first 8 hex digits still spread over the table.
+// commands give the same events and state hash under any key, a snapshot restores under another key, ids
+// a trader ground to share their first 8 hex digits still spread over the table, and so do ids of the hash's
+// shape that number themselves in their last digits.
 
 import t from 'tap';
 import { Engine, exportSnapshot, restoreSnapshot } from '../../engine/index.js';
@@ -38,4 +39,11 @@ t.test('ids sharing their first 8 hex digits spread under a key', async (t) => {
   }
   t.ok(seen.size > 3900, `4096 ids with one 8-digit prefix fill ${seen.size} distinct slots of ${slots}`);
   t.not(orderIdHash('0x' + 'ab'.repeat(32), 1), orderIdHash('0x' + 'ab'.repeat(32), 2), 'the key changes the hash');
+});
+
+t.test('ids numbered in their last digits spread', async (t) => {
+  const slots = 1 << 16;
+  const seen = new Set<number>();
+  for (let i = 0; i < 4096; i++) seen.add(orderIdHash(`0xb0${i.toString(16).padStart(62, '0')}`, 0x1234567) & (slots - 1));
+  t.ok(seen.size > 3900, `4096 ids 0xb0 + zeros + a counter fill ${seen.size} distinct slots of ${slots}`);
 });
