@@ -152,7 +152,6 @@ export async function startFront(parts: FrontParts): Promise<Front> {
   if (edge !== undefined) {
     metrics.watchEdge(edge);
     edgeLink.edge = edge;
-    edgeLink.post = (message) => edge.direct(message);
   }
   logger.info({ host: config.httpHost, port, uwsSocket: listener.socketPath }, 'listening');
 

@@ -13,10 +13,18 @@ import type { DirectMessage } from '../http/edge/wsDirect.js';
 
 /** The way to the edge, once it runs (set by the service), and how many edge sockets each topic has. */
 export class EdgeLink {
-  post: ((message: DirectMessage) => void) | undefined;
-  /** The edge, for its counters (the slow clients it closed). */
-  edge: { readonly stats: { readonly wsSlowConsumers: number } } | undefined;
+  /** The edge: where messages go, and its counters (the slow clients it closed). */
+  edge: { readonly stats: { readonly wsSlowConsumers: number }; direct(message: DirectMessage): void } | undefined;
   readonly topicCounts = new Map<string, number>();
+
+  /** The edge runs: its connections' output can go to it. */
+  get running(): boolean {
+    return this.edge !== undefined;
+  }
+
+  post(message: DirectMessage): void {
+    this.edge?.direct(message);
+  }
 
   count(topic: string): number {
     return this.topicCounts.get(topic) ?? 0;
@@ -47,15 +55,11 @@ export class EdgeSocket<T> implements ChannelSocket<T> {
   constructor(
     private readonly ws: WebSocket<T>,
     private readonly id: number,
-    /** Its `post` is set (the edge runs) before any edge connection opens. */
+    /** Its edge is set (the edge runs) before any edge connection opens. */
     private readonly link: EdgeLink,
     /** wsServer's close handler, run by end(). */
     private readonly closed: (socket: EdgeSocket<T>) => void,
   ) {}
-
-  private post(message: DirectMessage): void {
-    this.link.post?.(message);
-  }
 
   getUserData(): T {
     return this.ws.getUserData();
@@ -63,7 +67,7 @@ export class EdgeSocket<T> implements ChannelSocket<T> {
 
   send(message: string): number {
     if (this.ended) return 2;
-    this.post({ k: 'send', c: this.id, m: message });
+    this.link.post({ k: 'send', c: this.id, m: message });
     return 1;
   }
 
@@ -71,20 +75,20 @@ export class EdgeSocket<T> implements ChannelSocket<T> {
     if (this.ended || this.topics.has(topic)) return false;
     this.topics.add(topic);
     this.link.add(topic, 1);
-    this.post({ k: 'sub', c: this.id, t: topic });
+    this.link.post({ k: 'sub', c: this.id, t: topic });
     return true;
   }
 
   unsubscribe(topic: string): boolean {
     if (!this.topics.delete(topic)) return false;
     this.link.add(topic, -1);
-    if (!this.ended) this.post({ k: 'unsub', c: this.id, t: topic });
+    if (!this.ended) this.link.post({ k: 'unsub', c: this.id, t: topic });
     return true;
   }
 
   end(code = 1000, reason = ''): void {
     if (this.ended) return;
-    this.post({ k: 'end', c: this.id, code, r: reason });
+    this.link.post({ k: 'end', c: this.id, code, r: reason });
     this.release();
     this.closed(this);
   }

@@ -110,7 +110,7 @@ export function uwsFanout(app: TemplatedApp, counters: WsCounters, onPublished: 
       if (n === 0) return;
       const bytes = Buffer.byteLength(message);
       if (here > 0) app.publish(topic, message, false, false);
-      if (there > 0) edge?.post?.({ k: 'pub', t: topic, m: message });
+      if (there > 0) edge?.post({ k: 'pub', t: topic, m: message });
       counters.messagesSent += n;
       counters.bytesSent += n * bytes;
       onPublished(bytes);
@@ -416,7 +416,7 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
     },
     open: (uwsSocket: WebSocket<Conn>) => {
       const d = uwsSocket.getUserData();
-      if (d.edgeConn > 0 && options.edge?.post !== undefined) d.remote = new EdgeSocket(uwsSocket, d.edgeConn, options.edge, closeConn);
+      if (d.edgeConn > 0 && options.edge?.running === true) d.remote = new EdgeSocket(uwsSocket, d.edgeConn, options.edge, closeConn);
       const ws: Socket = d.remote ?? uwsSocket;
       d.open = true;
       conns.add(ws);

@@ -212,8 +212,9 @@ export async function liveAccountOrdersJson(state: LiveState, metadata: MarketMe
     items.push(state.orderJson.bytesOf(o, info.get(o.conditionId), orderRow));
   }
   const page = pageBytes(items, rows.length > limit ? cursorFor(offset + limit) : END_CURSOR, limit, count);
-  // Kept only if no record was applied while the metadata was awaited (the rows and the texts are of one position).
-  if (generation !== undefined && state.pos === pos && metadata.generation?.() === generation) state.orderPages.keep(caller, key, generation, page);
+  // Kept only if no record was applied while the metadata was awaited (the rows and the texts are of one
+  // position); one made across a new metadata generation is kept under the old one, which no read asks for.
+  if (generation !== undefined && state.pos === pos) state.orderPages.keep(caller, key, generation, page);
   return page;
 }
 
