@@ -332,6 +332,8 @@ class Connection {
   private waiter: ((reply: Reply) => void) | undefined;
   private failer: ((error: Error) => void) | undefined;
   private replies = 0;
+  /** Why the connection can take no more requests (closed or failed), once it cannot. */
+  private closed: Error | undefined;
 
   private constructor(private readonly socket: Socket) {
     socket.setNoDelay(true);
@@ -352,6 +354,7 @@ class Connection {
   }
 
   private fail(error: Error): void {
+    this.closed ??= error;
     const f = this.failer;
     this.waiter = undefined;
     this.failer = undefined;
@@ -377,6 +380,7 @@ class Connection {
 
   send(request: Buffer): Promise<Reply> {
     return new Promise((resolveSend, reject) => {
+      if (this.closed !== undefined) return reject(this.closed);
       this.waiter = resolveSend;
       this.failer = reject;
       this.socket.write(request);
@@ -503,11 +507,16 @@ async function main(): Promise<void> {
     const warmRequests = prepareRequests(warm, BATCH, port, !edge);
     const requests = prepareRequests(orders, BATCH, port, !edge);
     const signMs = performance.now() - signStarted;
-    const connections = await Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(port)));
+    const openConnections = (): Promise<Connection[]> => Promise.all(Array.from({ length: CONCURRENCY }, () => Connection.open(port)));
+    const warmConnections = await openConnections();
     const setupMs = performance.now() - setupStarted;
 
-    const warmResult = await post(connections, warmRequests, true);
+    const warmResult = await post(warmConnections, warmRequests, true);
+    for (const c of warmConnections) c.close();
     const settleWarm = await server.ask<{ ms: number }>({ op: 'settle' });
+    // Fresh connections for the window: the server closes keep-alive connections left idle (uWS after 10 s),
+    // as the settling may have left them.
+    const connections = await openConnections();
 
     const profileFile = outputFile(PROFILE_DIR, 'cpuprofile');
     if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'start' });

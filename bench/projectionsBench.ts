@@ -20,7 +20,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SETTINGS } from '../config/index.js';
+import { PROJECTION_INTERVAL_MS } from '../config/index.js';
 import { openClickHouse } from '../storage/clickhouse.js';
 import { DEFAULT_MAX_BATCH } from '../projections/projector.js';
 import { measureThroughput } from './projectionsThroughput.js';
@@ -42,7 +42,7 @@ const config = {
   maxBatch: env('BENCH_PROJ_MAX_BATCH', DEFAULT_MAX_BATCH),
   lagRate: env('BENCH_LAG_RATE', 5_000),
   lagSeconds: env('BENCH_LAG_SECONDS', 20),
-  lagIntervalMs: env('BENCH_LAG_INTERVAL_MS', SETTINGS.projectionIntervalMs.default),
+  lagIntervalMs: env('BENCH_LAG_INTERVAL_MS', PROJECTION_INTERVAL_MS.embedded),
   posFills: env('BENCH_POS_FILLS', 10_000_000),
   posAddresses: env('BENCH_POS_ADDRESSES', 100_000),
   posMarkets: env('BENCH_POS_MARKETS', 1_000),

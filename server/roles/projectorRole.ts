@@ -7,7 +7,7 @@
 // state (docs/architecture.md, Roles, says why one suffices).
 
 import type { Logger } from 'pino';
-import type { Config } from '../../config/index.js';
+import { projectionIntervalOf, type Config } from '../../config/index.js';
 import { openKafkaLog } from '../../log/kafka/kafkaLog.js';
 import { Projector } from '../../projections/projector.js';
 import { KafkaProjectionFeed } from '../../projections/kafkaFeed.js';
@@ -28,13 +28,13 @@ export async function startProjectorRole(config: Config, logger: Logger, signal:
   );
   const ch = await openRoleClickHouse(config, logger, signal);
   const db = config.clickhouseDatabase;
-  const projector = new Projector(ch, db, log, { feeAccount: config.feeAccount, minIntervalMs: config.projectionIntervalMs, onBatch: (_f, to) => metrics.projectedTo(to) });
+  const projector = new Projector(ch, db, log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), onBatch: (_f, to) => metrics.projectedTo(to) });
   await retrying('restoring the projector from ClickHouse', () => projector.start(), logger, signal);
   logger.info({ pos: projector.position }, 'projector restored');
   let failure: Error | undefined;
   const feed = await retrying(
     'joining the projector consumer group',
-    () => KafkaProjectionFeed.start({ brokers, topic: config.kafkaTopic, clientId: config.kafkaClientId, minIntervalMs: config.projectionIntervalMs }, projector, log),
+    () => KafkaProjectionFeed.start({ brokers, topic: config.kafkaTopic, clientId: config.kafkaClientId, minIntervalMs: projectionIntervalOf(config) }, projector, log),
     logger,
     signal,
   );

@@ -13,6 +13,7 @@ import { kafkaBrokers, uniqueTopic } from '../support/kafkaBroker.js';
 import { genesis } from '../engine/modelCommands.js';
 import { FEE_ACCOUNT, crossingCommands, freshDatabase, sessionFor } from '../support/projectionFixtures.js';
 import type { ClickHouseClient } from '@clickhouse/client';
+import { encodeRecord } from '../../log/recordCodec.js';
 
 async function fillCounts(ch: ClickHouseClient, db: string): Promise<{ n: number; u: number }> {
   const result = await ch.query({ query: `SELECT count() AS n, uniqExact(fill_id) AS u FROM ${db}.fills`, format: 'JSONEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } });
@@ -70,6 +71,34 @@ t.test('a consumer group feeds the projector; offsets follow the inserts', async
   await behind.waitFor(writer.lastPos, 60_000);
   t.same(await fillCounts(fresh.ch, fresh.db), { n: fills, u: fills }, 'a projector behind the group offset filled the gap from the log');
   await lateFeed.stop();
+  await reader.close();
+  await writer.close();
+});
+
+t.test('a backlog larger than kafkajs\'s default fetch is projected without pausing between batches', async (t) => {
+  // The feed pauses minIntervalMs after a commit to gather the next batch; behind, it must not: the pause
+  // would cap it at one fetch per interval. Here the pause is 20 s, and the backlog several default fetches
+  // (1 MB): the projector must hold it all well within one pause.
+  const brokers = await kafkaBrokers();
+  const topic = uniqueTopic('proj-backlog');
+  const writer = await openKafkaLog({ brokers, topic, clientId: 'test-writer', replicationFactor: 1 });
+  const host = new EngineHost(new Engine(), writer, { maxBatch: 500, clock: () => Date.now() });
+  const submissions = [...genesis(), ...crossingCommands(6_000, 1_800_000_000_000, 'backlog')].map(({ time: _t, ...rest }) => rest as Submission);
+  for (let i = 0; i < submissions.length; i += 500) await Promise.all(submissions.slice(i, i + 500).map((s) => host.submit(s)));
+  const reader = await openKafkaLog({ brokers, topic, clientId: 'test-reader', role: 'reader' });
+  let bytes = 0;
+  for await (const record of reader.read(1)) bytes += encodeRecord(record).length;
+  t.ok(bytes > 3 * 1024 * 1024, `the backlog is ${(bytes / 1024 / 1024).toFixed(1)} MB of records`);
+
+  const { ch, db } = await freshDatabase();
+  let commits = 0;
+  const projector = new Projector(ch, db, reader, { feeAccount: FEE_ACCOUNT, minIntervalMs: 20_000, onBatch: () => (commits += 1) });
+  await projector.start();
+  const started = performance.now();
+  const feed = await KafkaProjectionFeed.start({ brokers, topic, clientId: 'test-feed', groupId: `${topic}.projector`, minIntervalMs: 20_000 }, projector, reader);
+  await projector.waitFor(writer.lastPos, 15_000);
+  t.pass(`${writer.lastPos} records projected in ${commits} commits, ${Math.round(performance.now() - started)} ms`);
+  await feed.stop();
   await reader.close();
   await writer.close();
 });
