@@ -7,14 +7,30 @@
 //
 // After its welcome, the engine also sends every durable batch's records (`records`, in log order, each batch
 // before the answers of its commands), so that a node's replica follows without waiting for Kafka to deliver
-// them; a node reads from Kafka whatever it was not sent (before it connected, after a reconnection).
+// them; a node reads from Kafka whatever it was not sent (before it connected, after a reconnection). A record
+// goes without its events: the node's replica makes them itself when it applies the command (the engine is
+// deterministic) and checks that it reached the sequence number the record ends at. Only `applied`, to the one
+// node that sent the command, carries its events.
 //
 // A command whose connection closes before its answer may or may not have been applied; the node never
 // reports such a command as a success (cluster/engineClient.ts).
 
-import type { EngineEvent } from '../engine/index.js';
+import type { Command, EngineEvent } from '../engine/index.js';
 import type { LogRecord } from '../log/eventLog.js';
 import type { Submission } from '../host/engineHost.js';
+
+/** A durable record as the engine sends it to its nodes. */
+export interface WireRecord {
+  readonly pos: number;
+  readonly command: Command;
+  /** The sequence number of the record's last event; null when the command produced none. */
+  readonly seq: number | null;
+}
+
+export function wireRecordOf(record: LogRecord): WireRecord {
+  const last = record.events[record.events.length - 1];
+  return { pos: record.pos, command: record.command, seq: last === undefined ? null : last.seq };
+}
 
 export type NodeMessage =
   | { readonly type: 'hello'; readonly node: string; readonly token?: string }
@@ -22,7 +38,7 @@ export type NodeMessage =
 
 export type EngineMessage =
   | { readonly type: 'welcome'; readonly pos: number }
-  | { readonly type: 'records'; readonly records: readonly LogRecord[] }
+  | { readonly type: 'records'; readonly records: readonly WireRecord[] }
   | { readonly type: 'refused'; readonly reason: string }
   | { readonly type: 'applied'; readonly id: number; readonly pos: number; readonly events: readonly EngineEvent[] }
   | { readonly type: 'failed'; readonly id: number; readonly error: CommandFailure; readonly message: string };

@@ -4,7 +4,8 @@
 // that diverges stops for good rather than serve a state the engine never had.
 //
 // Each record, once applied, is handed to the consumers (the in-memory read model, the WebSocket publisher)
-// with the replica at exactly that record's position, as the engine host's onDurable hands its batches over.
+// with the replica at exactly that record's position, as the engine host's onDurable hands its batches over,
+// with the events the replica produced (the engine sends records without their events: commandWire.ts).
 //
 // Two sources, one order: the engine sends each durable batch to its connected nodes (offer(), normally the
 // first to arrive), and the follower reads the log itself (Kafka) for whatever it was not sent. A record is
@@ -13,9 +14,10 @@
 // The log is read only while the replica needs it: from start-up until the engine's records overtake it,
 // and again from the replica's position whenever they leave a gap (a reconnection: needLog()).
 
-import type { Engine } from '../engine/index.js';
+import type { Command, Engine, EngineEvent } from '../engine/index.js';
 import { hasEncodedFollow, type EventLog, type LogRecord } from '../log/eventLog.js';
 import { decodeRecord } from '../log/recordCodec.js';
+import type { WireRecord } from './commandWire.js';
 
 export class ReplicaDivergedError extends Error {
   override readonly name = 'ReplicaDivergedError';
@@ -101,24 +103,27 @@ export class LogFollower {
   }
 
   /** Durable records sent by the engine: applied when they continue the replica, else left to the log. */
-  offer(records: readonly LogRecord[]): void {
+  offer(records: readonly WireRecord[]): void {
     if (this.failure !== undefined) return;
     let from = 0;
-    while (from < records.length && (records[from] as LogRecord).pos <= this.pos) from++;
+    while (from < records.length && (records[from] as WireRecord).pos <= this.pos) from++;
     if (from === records.length) return;
-    if ((records[from] as LogRecord).pos !== this.pos + 1) {
+    if ((records[from] as WireRecord).pos !== this.pos + 1) {
       // A gap: the log has what the engine did not send.
       this.needLog();
       return;
     }
-    const fresh = from === 0 ? records : records.slice(from);
+    const applied: LogRecord[] = [];
     try {
-      for (const r of fresh) this.apply(r);
+      for (let i = from; i < records.length; i++) {
+        const r = records[i] as WireRecord;
+        applied.push({ pos: r.pos, command: r.command, events: this.apply(r.pos, r.command, r.seq) });
+      }
     } catch (error) {
       this.fail(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    this.options.onRecords(fresh);
+    this.options.onRecords(applied);
     this.settle();
   }
 
@@ -156,21 +161,26 @@ export class LogFollower {
   }
 
   private take(record: LogRecord): void {
-    this.apply(record);
+    const recorded = record.events[record.events.length - 1];
+    this.apply(record.pos, record.command, recorded === undefined ? null : recorded.seq);
     this.options.onRecords([record]);
     this.settle();
   }
 
-  private apply(record: LogRecord): void {
-    if (record.pos !== this.pos + 1) throw new ReplicaDivergedError(`log position ${record.pos} follows ${this.pos}: the log has a gap`);
-    const events = this.engine.apply(record.command);
+  /**
+   * Applies the command logged at `pos` to the replica; returns the events it produced. `recordedSeq`: the
+   * sequence number of the last event the log recorded for it (null when none).
+   */
+  private apply(pos: number, command: Command, recordedSeq: number | null): EngineEvent[] {
+    if (pos !== this.pos + 1) throw new ReplicaDivergedError(`log position ${pos} follows ${this.pos}: the log has a gap`);
+    const events = this.engine.apply(command);
     const produced = events.length === 0 ? this.engine.seq : (events[events.length - 1]?.seq ?? this.engine.seq);
-    const recorded = record.events.length === 0 ? undefined : record.events[record.events.length - 1]?.seq;
-    if (recorded !== undefined && produced !== recorded) {
-      throw new ReplicaDivergedError(`the replica diverged at log position ${record.pos}: it reached event ${produced}, the log recorded ${recorded}`);
+    if (recordedSeq !== null && produced !== recordedSeq) {
+      throw new ReplicaDivergedError(`the replica diverged at log position ${pos}: it reached event ${produced}, the log recorded ${recordedSeq}`);
     }
-    this.pos = record.pos;
+    this.pos = pos;
     this.lastAppliedAt = Date.now();
+    return events;
   }
 
   private settle(): void {

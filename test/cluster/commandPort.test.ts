@@ -15,7 +15,7 @@ import { Journal } from '../../log/journal/journal.js';
 import type { LogRecord } from '../../log/eventLog.js';
 import { startCommandServer } from '../../cluster/commandServer.js';
 import { EngineClient, EngineUnavailableError } from '../../cluster/engineClient.js';
-import { LineSplitter, MAX_LINE_BYTES } from '../../cluster/commandWire.js';
+import { LineSplitter, MAX_LINE_BYTES, type WireRecord } from '../../cluster/commandWire.js';
 import { ScriptedLog } from '../support/logWrappers.js';
 import { T0 } from '../support/records.js';
 
@@ -51,13 +51,17 @@ function rawExchange(text: string, ms = 500): Promise<{ lines: string[]; closed:
 }
 
 t.test('answers after durability, with the batch records sent first', async (tt) => {
-  const received: LogRecord[] = [];
+  const received: WireRecord[] = [];
   const client = new EngineClient({ address, token: TOKEN, node: 'test-node', onRecords: (records) => received.push(...records) });
   await client.start(5_000);
   const applied = await client.submit({ type: 'Deposit', account: '0xa', amount: 5_000_000 });
   tt.equal(applied.pos, log.lastPos, 'the answer carries the durable position');
   tt.equal(applied.events[0]?.type, 'CollateralDeposited');
-  tt.ok(received.some((r) => r.pos === applied.pos), 'the record of the command reached the node before its answer');
+  const sent = received.find((r) => r.pos === applied.pos);
+  tt.ok(sent !== undefined, 'the record of the command reached the node before its answer');
+  tt.same(sent?.command, { type: 'Deposit', account: '0xa', amount: 5_000_000, time: sent?.command.time }, "the record's command");
+  tt.equal(sent?.seq, applied.events[applied.events.length - 1]?.seq, 'with the sequence number of its last event, and not the events');
+  tt.notOk(sent !== undefined && 'events' in sent, 'the record went without its events');
   tt.same(host.engine.balances('0xa')?.free, 5_000_000);
   client.close();
 });
