@@ -6,6 +6,7 @@
 
 import type { Kafka, Message, Producer } from 'kafkajs';
 import { PARTITION } from './kafkaTopic.js';
+import { withCachedCoordinator } from './coordinatorCache.js';
 
 /**
  * Retries inside one send. Right after a commit the coordinator is still writing the commit markers and answers
@@ -38,7 +39,7 @@ export class TransactionalWriter {
   /** Connects a fresh producer and takes the transactional id over (fencing earlier holders). */
   async init(): Promise<void> {
     await this.close();
-    const producer = this.kafka.producer({
+    const producer = withCachedCoordinator(this.kafka, () => this.kafka.producer({
       transactionalId: this.spec.transactionalId,
       transactionTimeout: this.spec.transactionTimeoutMs,
       idempotent: true,
@@ -46,7 +47,7 @@ export class TransactionalWriter {
       allowAutoTopicCreation: false,
       createPartitioner: () => () => PARTITION,
       retry: SEND_RETRY,
-    });
+    }));
     try {
       await producer.connect();
       // kafkajs sends InitProducerId on the first transaction; an empty one sends nothing else.
