@@ -5,7 +5,10 @@
 // - a lookup is made again once the cached broker's connection is down;
 // - any failure of a request sent to it but CONCURRENT_TRANSACTIONS (the coordinator still writing the previous
 //   transaction's markers, answered by retrying the same coordinator) drops it, so kafkajs's retry of that
-//   request looks the coordinator up afresh (NOT_COORDINATOR after it moved, a lost connection, ...).
+//   request looks the coordinator up afresh (NOT_COORDINATOR after it moved, a lost connection, ...);
+// - an AddPartitionsToTxn answered CONCURRENT_TRANSACTIONS, which a transaction begun right after a commit
+//   meets for a millisecond or two, is retried here at once: kafkajs's own retry of it is a failed send,
+//   which refreshes the whole cluster's metadata (one more round trip) before it tries again.
 // Group coordinators (consumers) are not cached. kafkajs builds a producer's cluster with a function it keeps
 // under a private symbol of the Kafka object; withCachedCoordinator() wraps it while one producer is made, and
 // fails loudly if a kafkajs version without it is installed. test/log/kafkaCoordinatorCache.test.ts counts the
@@ -17,6 +20,11 @@ const CREATE_CLUSTER = 'private:Kafka:createCluster';
 /** kafkajs's COORDINATOR_TYPES.TRANSACTION. */
 const TRANSACTION = 1;
 const COORDINATOR_CALLS = ['initProducerId', 'addPartitionsToTxn', 'addOffsetsToTxn', 'endTxn'] as const;
+/**
+ * Retries of an AddPartitionsToTxn answered CONCURRENT_TRANSACTIONS, made here after 1, 2, 4, ... 128 ms
+ * (255 ms in all) before the error reaches kafkajs, whose retry first refreshes the whole cluster's metadata.
+ */
+const CONCURRENT_RETRIES = 8;
 
 interface Broker {
   isConnected(): boolean;
@@ -41,11 +49,18 @@ function cacheCoordinator(cluster: Cluster): void {
       const original = broker[call];
       if (typeof original !== 'function') continue;
       wrapped.set(call, async (...callArgs: unknown[]): Promise<unknown> => {
-        try {
-          return await (original as (...a: unknown[]) => Promise<unknown>).apply(broker, callArgs);
-        } catch (error) {
-          if ((error as { type?: unknown }).type !== 'CONCURRENT_TRANSACTIONS' && cached?.broker === handed) cached = undefined;
-          throw error;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await (original as (...a: unknown[]) => Promise<unknown>).apply(broker, callArgs);
+          } catch (error) {
+            const concurrent = (error as { type?: unknown }).type === 'CONCURRENT_TRANSACTIONS';
+            if (concurrent && call === 'addPartitionsToTxn' && attempt < CONCURRENT_RETRIES) {
+              await new Promise((resolve) => setTimeout(resolve, 2 ** attempt));
+              continue;
+            }
+            if (!concurrent && cached?.broker === handed) cached = undefined;
+            throw error;
+          }
         }
       });
     }

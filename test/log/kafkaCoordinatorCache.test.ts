@@ -1,5 +1,6 @@
 // log/kafka/coordinatorCache.ts against a real broker: a transactional producer looks its transaction
-// coordinator up once, not before every AddPartitionsToTxn and EndTxn as kafkajs does by itself; transactions
+// coordinator up once, not before every AddPartitionsToTxn and EndTxn as kafkajs does by itself, and refreshes
+// no metadata when a transaction begun right after a commit is answered CONCURRENT_TRANSACTIONS; transactions
 // still commit, and a second producer of the same transactional id still fences the first.
 
 import t from 'tap';
@@ -44,6 +45,7 @@ t.test('one coordinator lookup for many transactions; fencing unchanged', async 
   const cached = await count(first, () => transactions(first, topic, 20));
   t.ok((cached.GroupCoordinator ?? 0) <= 1, `with the cache: ${cached.GroupCoordinator ?? 0} lookups for 20 transactions`);
   t.equal(cached.EndTxn, 20, 'every transaction was committed');
+  t.equal(cached.Metadata ?? 0, 0, `no metadata refresh: a CONCURRENT_TRANSACTIONS answer (${(cached.AddPartitionsToTxn ?? 0) - 20} here) is retried at the coordinator`);
 
   const second = withCachedCoordinator(kafka, () => kafka.producer(options));
   await second.connect();
