@@ -45,7 +45,8 @@ t.test('one coordinator lookup for many transactions; fencing unchanged', async 
   const cached = await count(first, () => transactions(first, topic, 20));
   t.ok((cached.GroupCoordinator ?? 0) <= 1, `with the cache: ${cached.GroupCoordinator ?? 0} lookups for 20 transactions`);
   t.equal(cached.EndTxn, 20, 'every transaction was committed');
-  t.equal(cached.Metadata ?? 0, 0, `no metadata refresh: a CONCURRENT_TRANSACTIONS answer (${(cached.AddPartitionsToTxn ?? 0) - 20} here) is retried at the coordinator`);
+  // One Metadata request: the producer's first send learns the topic.
+  t.ok((cached.Metadata ?? 0) <= 1, `no metadata refresh (${cached.Metadata ?? 0} Metadata requests): a CONCURRENT_TRANSACTIONS answer (${(cached.AddPartitionsToTxn ?? 0) - 20} here) is retried at the coordinator`);
 
   const second = withCachedCoordinator(kafka, () => kafka.producer(options));
   await second.connect();
