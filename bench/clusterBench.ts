@@ -11,8 +11,8 @@
 // KAFKA_BROKERS names a running broker (else one is started with scripts/kafka/broker.sh for the cluster run).
 // The warm-up is long because the broker is a JVM started for the run: it compiles its hot paths over its
 // first tens of seconds, as a broker in service has long since done. After 2,000 warm-up orders (~1 s) the
-// broker took 430 µs of CPU per order and the cluster 30% of the single process; after 20,000 (~10 s), 214 µs
-// and 42%. The single process's figure is the same after either.
+// broker took about twice the CPU per order it takes after 20,000 (~10 s), and the cluster three quarters of
+// the throughput. The single process's figure is the same after either.
 
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
