@@ -27,9 +27,14 @@ export interface WireRecord {
   readonly seq: number | null;
 }
 
+/** The sequence number of the last of `events`; null when there are none. */
+export function lastSeqOf(events: readonly EngineEvent[]): number | null {
+  const last = events[events.length - 1];
+  return last === undefined ? null : last.seq;
+}
+
 export function wireRecordOf(record: LogRecord): WireRecord {
-  const last = record.events[record.events.length - 1];
-  return { pos: record.pos, command: record.command, seq: last === undefined ? null : last.seq };
+  return { pos: record.pos, command: record.command, seq: lastSeqOf(record.events) };
 }
 
 export type NodeMessage =

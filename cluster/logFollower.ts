@@ -17,7 +17,7 @@
 import type { Command, Engine, EngineEvent } from '../engine/index.js';
 import { hasEncodedFollow, type EventLog, type LogRecord } from '../log/eventLog.js';
 import { decodeRecord } from '../log/recordCodec.js';
-import type { WireRecord } from './commandWire.js';
+import { lastSeqOf, type WireRecord } from './commandWire.js';
 
 export class ReplicaDivergedError extends Error {
   override readonly name = 'ReplicaDivergedError';
@@ -161,8 +161,7 @@ export class LogFollower {
   }
 
   private take(record: LogRecord): void {
-    const recorded = record.events[record.events.length - 1];
-    this.apply(record.pos, record.command, recorded === undefined ? null : recorded.seq);
+    this.apply(record.pos, record.command, lastSeqOf(record.events));
     this.options.onRecords([record]);
     this.settle();
   }
@@ -174,7 +173,7 @@ export class LogFollower {
   private apply(pos: number, command: Command, recordedSeq: number | null): EngineEvent[] {
     if (pos !== this.pos + 1) throw new ReplicaDivergedError(`log position ${pos} follows ${this.pos}: the log has a gap`);
     const events = this.engine.apply(command);
-    const produced = events.length === 0 ? this.engine.seq : (events[events.length - 1]?.seq ?? this.engine.seq);
+    const produced = lastSeqOf(events) ?? this.engine.seq;
     if (recordedSeq !== null && produced !== recordedSeq) {
       throw new ReplicaDivergedError(`the replica diverged at log position ${pos}: it reached event ${produced}, the log recorded ${recordedSeq}`);
     }
