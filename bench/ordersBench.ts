@@ -125,6 +125,8 @@ interface ReadyInfo {
   readonly markets: readonly MarketInfo[];
   /** The ClickHouse HTTP interface's port and analyst password, with BENCH_ANALYST. */
   readonly analyst?: { readonly port: number; readonly password: string };
+  /** The cluster's projector and ClickHouse server run at this nice value (clusterServer.ts). */
+  readonly batchNice?: number;
 }
 
 class ServerChild {
@@ -584,7 +586,7 @@ async function main(): Promise<void> {
     console.log(`machine: ${machine}; load average at start ${loadAtStart.join(' / ')}, at the window ${load.join(' / ')}`);
     console.log(
       CLUSTER
-        ? `service: the scale-out roles as processes (engine on Kafka, one API node with edge ${edge ? 'on' : 'off'}, one projector, chDB over ClickHouse's HTTP interface as the ClickHouse server); load generator in this process (same 2 cores)`
+        ? `service: the scale-out roles as processes (engine on Kafka, one API node with edge ${edge ? 'on' : 'off'}, one projector, chDB over ClickHouse's HTTP interface as the ClickHouse server; projector and ClickHouse at nice ${server.info.batchNice ?? 0}); load generator in this process (same 2 cores)`
         : `service: edge ${edge ? 'on (underscore POLY_* headers)' : 'off (uWS on the port, hyphen headers)'}, journal O_DSYNC write per batch, chDB projector in the same process; load generator in this process (same 2 cores)`,
     );
     if (after.engineAppend !== undefined) console.log(`engine Kafka appends, last minute: p50 ${after.engineAppend.p50Ms} ms, p99 ${after.engineAppend.p99Ms} ms; commands per batch p50 ${after.engineAppend.commandsP50}, p99 ${after.engineAppend.commandsP99}`);

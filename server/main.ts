@@ -13,9 +13,11 @@ import { startEngineRole } from './roles/engineRole.js';
 import { startApiRole } from './roles/apiRole.js';
 import { startProjectorRole } from './roles/projectorRole.js';
 import { StartupAborted } from './roles/startupRetry.js';
+import { setProcessNice } from './processPriority.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
+if (config.nice > 0) logger.info({ nice: config.nice, threads: setProcessNice(config.nice) }, `running at nice ${config.nice}`);
 
 const startup = new AbortController();
 const abortStartup = (): void => startup.abort();

@@ -134,12 +134,19 @@ process.on('SIGTERM', () => {
   });
 });
 
+// The projector and the ClickHouse server are batch work off the order path: on hosts of their own in a
+// deployment, here on the order path's 2 cores at a lower CPU priority (--nice), so that they take what the
+// order path leaves, as they would on their own hosts; their lag at the end of the window is printed.
+// BENCH_BATCH_NICE=0 runs them at the order path's priority.
+const BATCH_NICE = Number(process.env.BENCH_BATCH_NICE ?? 10);
+const batchNice = BATCH_NICE > 0 ? ['--nice', String(BATCH_NICE)] : [];
+
 try {
   const kafka = brokers();
   const password = randomBytes(12).toString('hex');
   const [chLine] = await startProcess(
     'clickhouse',
-    ['--data-dir', join(work, 'ch'), '--http-port', '0', '--header-edge=false', '--signature-workers', '0', '--demo-catalog=false', '--demo-traders=false', '--clickhouse-http-port', '0', '--clickhouse-service-password', password],
+    ['--data-dir', join(work, 'ch'), ...batchNice, '--http-port', '0', '--header-edge=false', '--signature-workers', '0', '--demo-catalog=false', '--demo-traders=false', '--clickhouse-http-port', '0', '--clickhouse-service-password', password],
     [(l) => typeof l.msg === 'string' && l.msg.startsWith('serving the embedded ClickHouse')],
   );
   const operatorToken = randomBytes(24).toString('hex');
@@ -149,7 +156,7 @@ try {
     '--engine-token', randomBytes(16).toString('hex'), '--auth-secret', randomBytes(24).toString('hex'), '--demo-traders=false', '--http-port', '0',
   ];
   const [enginePortLine, engineHttpLine] = await startProcess('engine', [...common, '--role', 'engine', '--data-dir', join(work, 'engine'), '--engine-port', '0'], [msg('taking commands from API nodes'), msg('engine role: /health, /ready and /metrics')]);
-  const [projectorLine] = await startProcess('projector', [...common, '--role', 'projector', '--data-dir', join(work, 'projector')], [msg('projector role: /health, /ready and /metrics')]);
+  const [projectorLine] = await startProcess('projector', [...common, '--role', 'projector', '--data-dir', join(work, 'projector'), ...batchNice], [msg('projector role: /health, /ready and /metrics')]);
   const [apiLine] = await startProcess(
     'api',
     [
@@ -237,7 +244,7 @@ try {
       (error: unknown) => process.send?.({ id: m.id, error: error instanceof Error ? error.message : String(error) }),
     );
   });
-  process.stdout.write(`READY ${JSON.stringify({ port: apiPort, operatorToken, edge: process.env.BENCH_HEADER_EDGE !== 'false', uwsNative: true, markets })}\n`);
+  process.stdout.write(`READY ${JSON.stringify({ port: apiPort, operatorToken, edge: process.env.BENCH_HEADER_EDGE !== 'false', uwsNative: true, markets, batchNice: BATCH_NICE })}\n`);
 } catch (error) {
   process.stderr.write(`the cluster did not start: ${error instanceof Error ? error.stack : String(error)}\n`);
   cleanUp();

@@ -11,6 +11,7 @@ import { ClobClient, OrderType, Side, type ApiKeyCreds } from '@polymarket/clob-
 import { createClient } from '@clickhouse/client';
 import { Wallet } from 'ethers';
 import t from 'tap';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { openKafkaLog } from '../../log/kafka/kafkaLog.js';
 import { clientSigner } from '../auth/fixtures.js';
 import { kafkaBrokers, uniqueTopic } from '../support/kafkaBroker.js';
@@ -66,7 +67,8 @@ let api1 = await startApi(api1Dir, 'api1');
 const api2 = await startApi(dataDir('api2'), 'api2');
 const projectorDir = dataDir('projector');
 const startProjector = async (): Promise<ServiceProcess> => {
-  const proc = spawnRole(['--role', 'projector', '--data-dir', projectorDir], 'projector');
+  // At a lower CPU priority, as a projector sharing a host with the order path runs (docker-compose.yml).
+  const proc = spawnRole(['--role', 'projector', '--data-dir', projectorDir, '--nice', '5'], 'projector');
   const line = await proc.waitFor((l) => l.msg === 'projector role: /health, /ready and /metrics', 120_000);
   // Joined its consumer group and projecting: a new group's first assignment waits out the broker's
   // initial rebalance delay.
@@ -159,6 +161,11 @@ t.test('every role is live and ready', async (tt) => {
   const metrics = await (await fetch(`${api1.url}/metrics`)).text();
   tt.match(metrics, /replica_lag_records \d+/, 'an API node reports its replica lag');
   tt.match(metrics, /engine_connected 1/, 'and its engine connection');
+  const tasks = `/proc/${projector.child.pid as number}/task`;
+  if (existsSync(tasks)) {
+    const nices = readdirSync(tasks).map((tid) => Number(readFileSync(`${tasks}/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ')[16]));
+    tt.same([...new Set(nices)], [5], `every thread of the projector (${nices.length}) runs at --nice 5`);
+  }
 });
 
 let bid = '';
