@@ -32,7 +32,10 @@ export interface EngineHostOptions {
   readonly maxBatch: number;
   /** Host clock (ms); the only clock the engine's commands see. */
   readonly clock: () => number;
-  /** Write a snapshot after this many events since the last one (0 = never). */
+  /**
+   * Write a snapshot after this many events since the last one (0 = never): at the first batch after which no
+   * command waits, and after the first batch at all once twice as many have passed.
+   */
   readonly snapshotEvery?: number;
   readonly snapshots?: SnapshotStore;
   /** Append attempts before giving up (default 5), with doubling backoff from retryDelayMs (default 20). */
@@ -192,7 +195,11 @@ export class EngineHost implements CommandGateway {
 
   private maybeSnapshot(): void {
     const every = this.options.snapshotEvery ?? 0;
-    if (every <= 0 || this.options.snapshots === undefined || this.engine.seq - this.lastSnapshotSeq < every) return;
+    const since = this.engine.seq - this.lastSnapshotSeq;
+    if (every <= 0 || this.options.snapshots === undefined || since < every) return;
+    // The export holds this thread (tens of ms with tens of thousands of resting orders), so a due snapshot waits
+    // for a quiet moment, no command waiting, and is taken regardless once twice as many events have passed.
+    if (this.queue.length > 0 && since < 2 * every) return;
     // One snapshot at a time: while one is being written, later batches simply wait for the next chance.
     if (this.snapshotting !== null) return;
     void this.snapshotNow();
@@ -200,16 +207,17 @@ export class EngineHost implements CommandGateway {
 
   /**
    * Writes a snapshot of the current (durable) state: the state is exported synchronously, so it is exactly
-   * the state at `position`; the file is written in the background. Resolves with the file's path.
+   * the state at `position`; its hash and the file are made in the background (snapshotStore.ts). Resolves with the file's path.
    */
   snapshotNow(): Promise<string | undefined> {
     const store = this.options.snapshots;
     if (store === undefined || this.stopError !== null) return Promise.resolve(undefined);
     const previous = this.snapshotting ?? Promise.resolve(undefined);
     this.lastSnapshotSeq = this.engine.seq;
-    const file = { format: 1 as const, pos: this.pos, stateHash: this.engine.stateHash(), engine: exportSnapshot(this.engine) };
+    const pos = this.pos;
+    const exported = exportSnapshot(this.engine);
     const writing = previous
-      .then(() => store.write(file))
+      .then(() => store.write(pos, exported))
       .catch((error: unknown) => {
         this.options.onSnapshotError?.(error instanceof Error ? error : new Error(String(error)));
         return undefined;

@@ -7,8 +7,10 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineSnapshot } from '../engine/index.js';
 import { writeFileDurably } from '../log/durableFile.js';
+import { SnapshotThread, SnapshotThreadUnavailable } from './snapshotThread.js';
+import { snapshotText, SNAPSHOT_FILE_FORMAT } from './snapshotText.js';
 
-export const SNAPSHOT_FILE_FORMAT = 1;
+export { SNAPSHOT_FILE_FORMAT };
 
 export interface SnapshotFile {
   readonly format: typeof SNAPSHOT_FILE_FORMAT;
@@ -24,18 +26,42 @@ export interface SnapshotFile {
 const NAME = /^snapshot-(\d{20})\.json$/;
 
 export class SnapshotStore {
+  private readonly thread = new SnapshotThread();
+  /** The snapshot thread could not start: snapshots are made on the calling thread. */
+  private inline = false;
+
   constructor(
     readonly dir: string,
     private readonly keep = 3,
   ) {}
 
-  async write(snapshot: SnapshotFile): Promise<string> {
+  /**
+   * Writes the snapshot of an engine's state exported at log position `pos` (exportSnapshot, taken by the caller
+   * at that position). Only the export's JSON is made on the calling thread; the state hash and the file are made
+   * on the snapshot thread (snapshotThread.ts), or on the calling thread where that thread cannot start. Resolves
+   * with the file's path once it is durable.
+   */
+  async write(pos: number, engine: EngineSnapshot): Promise<string> {
+    const engineJson = JSON.stringify(engine);
     await mkdir(this.dir, { recursive: true });
-    const name = `snapshot-${String(snapshot.pos).padStart(20, '0')}.json`;
-    const path = join(this.dir, name);
-    await writeFileDurably(path, JSON.stringify(snapshot));
+    const path = join(this.dir, `snapshot-${String(pos).padStart(20, '0')}.json`);
+    if (!this.inline) {
+      try {
+        await this.thread.write(path, pos, engineJson);
+      } catch (error) {
+        if (!(error instanceof SnapshotThreadUnavailable)) throw error;
+        this.inline = true;
+      }
+    }
+    // Without the thread, on this one, as the thread would.
+    if (this.inline) await writeFileDurably(path, snapshotText(pos, engineJson).text);
     await this.prune();
     return path;
+  }
+
+  /** Stops the snapshot thread; a snapshot being written fails (its temporary file is removed by the next). */
+  close(): Promise<void> {
+    return this.thread.close();
   }
 
   /** Snapshot file names, newest first. */

@@ -39,6 +39,7 @@ import { LateFanout, startFront } from '../front.js';
 import { retrying } from './startupRetry.js';
 import { openRoleClickHouse } from './clickhouseOf.js';
 import type { RoleProcess } from './roleProcess.js';
+import { QuietSnapshots } from './quietSnapshots.js';
 
 /** Replica records behind the engine's known end beyond which the node reports itself not ready. */
 const READY_LAG = 1_000;
@@ -46,6 +47,8 @@ const READY_LAG = 1_000;
 const FOLLOW_FETCH_WAIT_MS = 10;
 /** How often the market index is reloaded from the catalog tables (the engine role writes them). */
 const MARKETS_REFRESH_MS = 5_000;
+/** A replica snapshot that is due waits for this long without records (ms), up to twice the interval (quietSnapshots.ts). */
+const SNAPSHOT_QUIET_MS = 20;
 
 export interface ApiRole extends RoleProcess {
   readonly remote: RemoteEngine;
@@ -73,6 +76,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     idHashKey: randomBytes(4).readInt32LE(0),
     onProgress: (p) => logger.info({ recovery: p }, 'replica recovery'),
   });
+  for (const reason of recovery.skippedSnapshots) logger.warn({ reason }, 'replica snapshot skipped');
   const engine = recovery.engine;
   logger.info({ pos: recovery.pos, snapshotPos: recovery.snapshotPos, replayed: recovery.replayed }, 'replica of the engine recovered');
 
@@ -115,23 +119,23 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     logger.info({ snapshotPos: snapshot?.pos ?? 0, pos: live.position, ms: Math.round(performance.now() - started) }, 'in-memory read model restored');
   }
 
-  // Replica snapshots: written as the replica follows, so that a restart replays only the log after the last.
-  let lastSnapshotSeq = engine.seq;
-  let snapshotting = false;
-  // The read model's snapshot goes with it, taken at the model's own position (it applies what the replica
-  // hands it at once, so normally the same).
-  const maybeSnapshot = (pos: number): void => {
-    if (snapshotting || engine.seq - lastSnapshotSeq < config.snapshotIntervalEvents) return;
-    lastSnapshotSeq = engine.seq;
-    snapshotting = true;
-    const liveSnapshot = live?.ready === true ? { pos: live.position, bytes: snapshotBytes(live.state) } : undefined;
-    snapshots
-      .write({ format: 1, pos, stateHash: engine.stateHash(), engine: exportSnapshot(engine) })
-      .catch((error: unknown) => logger.error({ err: error }, 'replica snapshot failed'))
-      .then(() => (liveSnapshot === undefined ? undefined : liveSnapshots.write(liveSnapshot.pos, liveSnapshot.bytes)))
-      .catch((error: unknown) => logger.error({ err: error }, 'in-memory read model snapshot failed'))
-      .finally(() => (snapshotting = false));
-  };
+  // Replica snapshots: written as the replica follows, so that a restart replays only the log after the last;
+  // at quiet moments (quietSnapshots.ts). The read model's snapshot goes with it, taken at the model's own
+  // position (it applies what the replica hands it at once, so normally the same).
+  const replicaSnapshots = new QuietSnapshots({
+    every: config.snapshotIntervalEvents,
+    quietMs: SNAPSHOT_QUIET_MS,
+    seq: () => engine.seq,
+    take: () => {
+      const liveSnapshot = live?.ready === true ? { pos: live.position, bytes: snapshotBytes(live.state) } : undefined;
+      return snapshots
+        .write(follower.position, exportSnapshot(engine))
+        .catch((error: unknown) => logger.error({ err: error }, 'replica snapshot failed'))
+        .then(() => (liveSnapshot === undefined ? undefined : liveSnapshots.write(liveSnapshot.pos, liveSnapshot.bytes)))
+        .catch((error: unknown) => logger.error({ err: error }, 'in-memory read model snapshot failed'))
+        .then(() => undefined);
+    },
+  });
   let marketsStale = false;
   // From the engine's stamp on a command (its batch's time, before the append) to this node's replica
   // applying it: the append to Kafka plus the follower's delay. Both clocks are the machines' wall clocks.
@@ -147,7 +151,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
         logger.error({ err: error }, 'WebSocket publishing failed');
       }
       for (const r of records) if (r.command.type === 'ListMarket' || r.command.type === 'UpdateMarket') marketsStale = true;
-      maybeSnapshot((records[records.length - 1] as LogRecord).pos);
+      replicaSnapshots.records();
     },
     onFailure: (error) => logger.fatal({ err: error }, "this node's replica of the engine stopped following the log"),
   });
@@ -230,6 +234,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
         await front.close();
         client.close();
         await follower.close();
+        replicaSnapshots.close();
         watcher.close();
         await log.close();
         await ch.close();

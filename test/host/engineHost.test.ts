@@ -4,10 +4,10 @@
 // command along between requests.
 
 import t from 'tap';
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_ENGINE_CONFIG, Engine } from '../../engine/index.js';
+import { DEFAULT_ENGINE_CONFIG, Engine, exportSnapshot } from '../../engine/index.js';
 import { Journal } from '../../log/journal/journal.js';
 import type { LogRecord } from '../../log/eventLog.js';
 import { EngineHost, EngineStoppedError, type Submission } from '../../host/engineHost.js';
@@ -99,8 +99,12 @@ t.test('snapshots + replay give the live state hash', async (t) => {
   const engine = new Engine();
   const host = new EngineHost(engine, log, { maxBatch: 50, clock: tick, snapshotEvery: 400, snapshots: store });
   const all = submissions(2_000);
-  for (let i = 0; i < all.length; i += 137) await Promise.all(all.slice(i, i + 137).map((s) => host.submit(s)));
-  await host.idle();
+  // Settled after each round: one snapshot is written at a time, and one due while another is being written
+  // waits for a later batch.
+  for (let i = 0; i < all.length; i += 137) {
+    await Promise.all(all.slice(i, i + 137).map((s) => host.submit(s)));
+    await host.idle();
+  }
   const liveHash = engine.stateHash();
   await journal.close();
   const snaps = readdirSync(join(dir, 'snapshots'));
@@ -117,6 +121,42 @@ t.test('snapshots + replay give the live state hash', async (t) => {
   t.equal(full.snapshotPos, 0);
   t.equal(full.engine.stateHash(), liveHash, 'a full replay from position 1 agrees');
   await reopened.close();
+});
+
+t.test('a due snapshot waits for a moment with no command waiting, and is taken regardless at twice the interval', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'host-'));
+  const { journal, log } = await setup(dir);
+  t.teardown(() => journal.close());
+  const store = new SnapshotStore(join(dir, 'snapshots'), 1_000);
+  t.teardown(() => store.close());
+  const every = 60;
+  const host = new EngineHost(new Engine(), log, { maxBatch: 5, clock: tick, snapshotEvery: every, snapshots: store });
+  const seqs = async (): Promise<number[]> => {
+    const files = readdirSync(join(dir, 'snapshots')).filter((n) => n.endsWith('.json')).sort();
+    return files.map((n) => (JSON.parse(readFileSync(join(dir, 'snapshots', n), 'utf8')) as { engine: { seq: number } }).engine.seq).filter((seq) => seq > 0);
+  };
+  // The snapshot thread started beforehand (its start is slow from TypeScript sources), so that writing one
+  // takes less time than the batches between two.
+  await store.write(0, exportSnapshot(new Engine()));
+  const all = submissions(1_200);
+  // Busy: everything submitted at once, so commands wait after every batch but the last.
+  await Promise.all(all.slice(0, 1_000).map((s) => host.submit(s)));
+  await host.idle();
+  const busy = await seqs();
+  t.ok(busy.length >= 2, `snapshots while busy: ${busy.join(', ')}`);
+  busy.slice(0, -1).forEach((seq, i) => t.ok(seq - (i === 0 ? 0 : (busy[i - 1] as number)) >= 2 * every, `snapshot at seq ${seq}: taken at twice the interval`));
+  // Quiet: a few commands at a time, settled in between; the first due snapshot is taken at once.
+  for (let i = 1_000; i < 1_200; i += 3) {
+    await Promise.all(all.slice(i, i + 3).map((s) => host.submit(s)));
+    await host.idle();
+  }
+  const quiet = (await seqs()).slice(busy.length);
+  t.ok(quiet.length >= 2, `snapshots while quiet: ${quiet.join(', ')}`);
+  // The first may be overdue (the busy phase's end); each after it is taken when due.
+  quiet.slice(1).forEach((seq, i) => {
+    const since = seq - (quiet[i] as number);
+    t.ok(since >= every && since < 2 * every, `snapshot at seq ${seq}, ${since} events after the last: the first quiet moment`);
+  });
 });
 
 t.test('a snapshot that does not restore to its recorded hash refuses start-up; a torn one is skipped', async (t) => {

@@ -1,0 +1,80 @@
+// The thread that writes engine snapshots (snapshotWorker.ts), started at the first snapshot and kept. It holds
+// the process open only while a snapshot is being written. A thread that fails fails the snapshots it was
+// writing, and the next snapshot starts a new one; one that fails before it runs at all (its module cannot be
+// loaded: TypeScript sources under a loader that does not reach worker threads) fails them with
+// SnapshotThreadUnavailable.
+
+import { Worker } from 'node:worker_threads';
+import type { SnapshotJob, SnapshotReply } from './snapshotWorker.js';
+
+function workerUrl(): URL {
+  // Compiled, the worker is snapshotWorker.js beside this file; from source (tests), snapshotWorker.ts.
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  return new URL(`./snapshotWorker${ext}`, import.meta.url);
+}
+
+export class SnapshotThreadUnavailable extends Error {
+  override readonly name = 'SnapshotThreadUnavailable';
+}
+
+interface Pending {
+  readonly worker: Worker;
+  readonly resolve: (stateHash: string) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export class SnapshotThread {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  /** Writes the snapshot file of an export at `pos` to `path` (durably); resolves with the state hash recorded. */
+  write(path: string, pos: number, engineJson: string): Promise<string> {
+    const worker = this.running();
+    const id = this.nextId++;
+    return new Promise<string>((resolve, reject) => {
+      this.pending.set(id, { worker, resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, path, pos, engineJson } satisfies SnapshotJob);
+    });
+  }
+
+  /** Stops the thread (a snapshot being written fails). */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker !== undefined) await worker.terminate();
+  }
+
+  private running(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    const worker = new Worker(workerUrl());
+    worker.unref();
+    let ready = false;
+    const failAll = (cause: Error): void => {
+      const error = ready ? cause : new SnapshotThreadUnavailable(`the snapshot thread did not start: ${cause.message}`, { cause });
+      if (this.worker === worker) this.worker = undefined;
+      for (const [id, p] of this.pending) {
+        if (p.worker !== worker) continue;
+        this.pending.delete(id);
+        p.reject(error);
+      }
+    };
+    worker.on('message', (reply: SnapshotReply) => {
+      if (reply.kind === 'ready') {
+        ready = true;
+        return;
+      }
+      const p = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      if (![...this.pending.values()].some((q) => q.worker === worker)) worker.unref();
+      if (p === undefined) return;
+      if (reply.kind === 'done') p.resolve(reply.stateHash);
+      else p.reject(new Error(reply.message));
+    });
+    worker.on('error', failAll);
+    worker.on('exit', (code) => failAll(new Error(`the snapshot thread exited with code ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+}
