@@ -10,7 +10,7 @@
 // market signs a fresh ladder, cancels the old one and posts the new as one batch (QUOTE_LEVELS a side), one
 // market a cycle, one taker order a taker tick.
 
-import { ClobClient, OrderType, Side, type ApiKeyCreds } from '@polymarket/clob-client-v2';
+import { ClobClient, OrderType, Side, type ApiKeyCreds, type OrderResponse } from '@polymarket/clob-client-v2';
 import { Wallet, keccak256, toUtf8Bytes, concat } from 'ethers';
 import type { Logger } from 'pino';
 import type { EngineHost } from '../host/engineHost.js';
@@ -107,6 +107,8 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
   for (let i = 0; i < (options.takers ?? 3); i++) takers.push(await makeTrader(`taker-${i + 1}`, TAKER_COLLATERAL, TAKER_INVENTORY));
   await maker.client.cancelAll();
 
+  /** The maker's resting ladder per market: the ids of the orders it last posted there. */
+  const ladders = new Map<string, string[]>();
   /** Replaces the maker's quotes in `m` with a fresh ladder around its fair price (which drifts). */
   const quote = async (m: Market): Promise<void> => {
     if (m.status !== 'active') return;
@@ -115,8 +117,6 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     const p = Math.min(0.9, Math.max(0.1, before + (rng() - 0.5) * 6 * tick));
     fair.set(m.conditionId, p);
     const [yes] = m.tokenIds;
-    // The new ladder is signed before the old one is cancelled, so that the book is empty only between the
-    // cancel's answer and the post, not for the whole signing of the ladder.
     const orders = [];
     const minShares = m.params.minSize / 1_000_000;
     for (let level = 1; level <= QUOTE_LEVELS; level++) {
@@ -126,8 +126,15 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
       if (bid > 0) orders.push(await maker.client.createOrder({ tokenID: yes, price: bid, size, side: Side.BUY }));
       if (ask < 1) orders.push(await maker.client.createOrder({ tokenID: yes, price: ask, size, side: Side.SELL }));
     }
-    await maker.client.cancelMarketOrders({ market: m.conditionId });
-    await maker.client.postOrders(orders.map((order) => ({ order, orderType: OrderType.GTC })));
+    // The new ladder rests before the old one is cancelled, so that the book is never empty (a client reading
+    // it between a cancel and a post would see no quotes: the README tour's market buy then finds no match).
+    // Post-only: a level that would cross the old ladder (the fair price moved) is refused rather than trading
+    // with the maker's own quote; the next cycle quotes it again.
+    const posted: unknown = await maker.client.postOrders(orders.map((order) => ({ order, orderType: OrderType.GTC })), true);
+    if (!Array.isArray(posted)) throw new Error(`the maker's ladder was refused: ${JSON.stringify(posted)}`);
+    const old = ladders.get(m.conditionId) ?? [];
+    ladders.set(m.conditionId, (posted as OrderResponse[]).filter((r) => r.success && r.orderID !== '').map((r) => r.orderID));
+    if (old.length > 0) await maker.client.cancelOrders(old);
   };
 
   /** One taker order: buys or sells a random outcome at the market, a few shares, fill-and-kill. */

@@ -207,7 +207,8 @@ export class EngineHost implements CommandGateway {
 
   /**
    * Writes a snapshot of the current (durable) state: the state is exported synchronously, so it is exactly
-   * the state at `position`; its hash and the file are made in the background (snapshotStore.ts). Resolves with the file's path.
+   * the state at `position`; its hash and the file are made in the background (snapshotStore.ts). Resolves with
+   * the file's path.
    */
   snapshotNow(): Promise<string | undefined> {
     const store = this.options.snapshots;

@@ -47,6 +47,23 @@ t.test('demo traders make a live exchange: depth, trades, price history', async 
   const mirror = await json<Book>(`${svc.baseUrl}/clob/book?token_id=${no}`);
   t.ok(mirror.bids.length >= 2 && mirror.asks.length >= 2, 'the other outcome shows the same liquidity, mirrored', { book: JSON.stringify(book), mirror: JSON.stringify(mirror) });
 
+  // The maker replaces its ladders every cycle: the new one rests before the old one is cancelled, so a reader
+  // never finds a side empty (a market buy then finds no match). Watched between every two turns of the event
+  // loop for ~20 cycles of every market, on the engine itself.
+  const engine = svc.service.engine.engine;
+  let looks = 0;
+  const empty: string[] = [];
+  for (const end = Date.now() + 12 * 150 * demo.markets.length; Date.now() < end; ) {
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const m of demo.markets) {
+      const token = engine.market(m)?.tokenIds[0] ?? '';
+      const b = engine.book(token, 1);
+      looks++;
+      if (b === undefined || b.bids.length === 0 || b.asks.length === 0) empty.push(`${m}: ${b?.bids.length ?? '-'} bids, ${b?.asks.length ?? '-'} asks`);
+    }
+  }
+  t.same(empty.slice(0, 5), [], `both sides of every demo book quoted at each of ${looks} looks while the maker requotes`);
+
   const trades = await until('trades on the activity surface', 30_000, async () => {
     const list = await json<{ conditionId: string }[]>(`${svc.baseUrl}/activity/trades?limit=50`);
     return list.length >= 3 ? list : undefined;
