@@ -7,7 +7,7 @@
 //
 // Wallets are derived from the API keys' master secret, so after a restart the same traders resume: the
 // maker cancels what it left open and quotes every market once. Load is bounded: then each quote cycle of a
-// market signs a fresh ladder, cancels the old one and posts the new as one batch (QUOTE_LEVELS a side), one
+// market signs a fresh ladder, posts it as one batch (QUOTE_LEVELS a side) and then cancels the old one, one
 // market a cycle, one taker order a taker tick.
 
 import { ClobClient, OrderType, Side, type ApiKeyCreds, type OrderResponse } from '@polymarket/clob-client-v2';
@@ -133,8 +133,12 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     const posted: unknown = await maker.client.postOrders(orders.map((order) => ({ order, orderType: OrderType.GTC })), true);
     if (!Array.isArray(posted)) throw new Error(`the maker's ladder was refused: ${JSON.stringify(posted)}`);
     const old = ladders.get(m.conditionId) ?? [];
-    ladders.set(m.conditionId, (posted as OrderResponse[]).filter((r) => r.success && r.orderID !== '').map((r) => r.orderID));
-    if (old.length > 0) await maker.client.cancelOrders(old);
+    const fresh = (posted as OrderResponse[]).filter((r) => r.success && r.orderID !== '').map((r) => r.orderID);
+    // Until the cancel is answered the old ladder may still rest: it stays listed, to be cancelled next cycle.
+    ladders.set(m.conditionId, [...fresh, ...old]);
+    if (old.length === 0) return;
+    const cancelled: unknown = await maker.client.cancelOrders(old);
+    if (typeof cancelled === 'object' && cancelled !== null && 'canceled' in cancelled) ladders.set(m.conditionId, fresh);
   };
 
   /** One taker order: buys or sells a random outcome at the market, a few shares, fill-and-kill. */
