@@ -2,9 +2,10 @@
 //
 // - One partition, so the order is total. Each record is one Kafka message: the value is the encoded record
 //   (recordCodec.ts, which carries the position), with the position also in a `pos` header for tools.
-// - One writer: a writer opens by initialising a transactional producer (kafkaWriter.ts), which fences any
-//   earlier writer of the topic; a fenced writer's append rejects with FatalLogError and it never writes again.
-//   Each append is one transaction, acknowledged by all in-sync replicas (acks -1) before it resolves.
+// - One writer: a writer opens by initialising its transactional producers (writerLanes.ts: two, used in turn,
+//   over kafkaWriter.ts), which fences any earlier writer of the topic; a fenced writer's append rejects with
+//   FatalLogError and it never writes again. Each append is one transaction, acknowledged by all in-sync
+//   replicas (acks -1) before it resolves.
 // - lastPos is learned on open from the last committed record (kafkaReader.ts readTail). append() skips records
 //   at or below it. After an append fails with anything but fencing, the write may or may not have landed: the
 //   next append first re-learns the position (see recover()) and then writes only what is missing.
@@ -19,7 +20,7 @@ import { KafkaAppendError, isFencingError, isPermanentError, messageOf } from '.
 import { createClient, resolveOptions, type KafkaLogOptions, type ResolvedKafkaLogOptions } from './kafkaOptions.js';
 import { readEncodedRecords, readRecords, readTail, type ReadSource, type TailRecord } from './kafkaReader.js';
 import { ensureTopic } from './kafkaTopic.js';
-import { TransactionalWriter } from './kafkaWriter.js';
+import { WriterLanes, laneIds } from './writerLanes.js';
 import { OffsetIndex } from './offsetIndex.js';
 import type { PartitionStream } from './partitionStream.js';
 
@@ -47,7 +48,7 @@ export class KafkaLog implements EventLog, EncodedFollow {
     private readonly options: ResolvedKafkaLogOptions,
     private readonly kafka: Kafka,
     private readonly admin: Admin,
-    private readonly writer: TransactionalWriter | null,
+    private readonly writer: WriterLanes | null,
   ) {}
 
   /** Opens the log: creates the topic if needed, takes the writer role (fencing older writers), learns lastPos. */
@@ -57,7 +58,7 @@ export class KafkaLog implements EventLog, EncodedFollow {
     const admin = kafka.admin();
     const writer =
       resolved.role === 'writer'
-        ? new TransactionalWriter(kafka, { topic: resolved.topic, transactionalId: resolved.transactionalId, transactionTimeoutMs: resolved.transactionTimeoutMs })
+        ? new WriterLanes(kafka, { topic: resolved.topic, transactionalId: resolved.transactionalId, transactionTimeoutMs: resolved.transactionTimeoutMs }, resolved.writerLanes)
         : null;
     const log = new KafkaLog(resolved, kafka, admin, writer);
     try {
@@ -182,7 +183,7 @@ export class KafkaLog implements EventLog, EncodedFollow {
   private async failed(error: unknown, doubt: InDoubt): Promise<Error> {
     const range = doubt.after === doubt.before + 1 ? `position ${doubt.after}` : `positions ${doubt.before + 1}..${doubt.after}`;
     if (isFencingError(error)) {
-      return this.stopWriting(`this writer was fenced: another writer took over Kafka topic "${this.options.topic}" (transactional id "${this.options.transactionalId}"); ${range} not written`);
+      return this.stopWriting(`this writer was fenced: another writer took over Kafka topic "${this.options.topic}" (transactional ids ${laneIds(this.options.transactionalId, this.options.writerLanes).map((id) => `"${id}"`).join(', ')}); ${range} not written`);
     }
     if (isPermanentError(error)) {
       return this.stopWriting(`Kafka refused ${range} on topic "${this.options.topic}" for good: ${messageOf(error)}`);
@@ -199,14 +200,16 @@ export class KafkaLog implements EventLog, EncodedFollow {
 
   /**
    * Settles an append whose outcome is unknown before writing again. First the tail is checked without touching
-   * the transactional id: if someone else has written meanwhile, re-initialising would fence that newer writer,
-   * so this one stops instead. Then a fresh producer takes the id back, which aborts the doubtful transaction if
-   * it is still open (or waits for its commit to finish), and the tail read after that is the settled truth:
-   * either nothing of the append landed or all of it did. Anything else means another writer: stop.
+   * the transactional ids: if someone else has written meanwhile, re-initialising would fence that newer writer,
+   * so this one stops instead. (That tail may still lack the last acknowledged append: its commit markers can
+   * be in the writing while the next lane's transaction failed. Committed records never go away, so a tail
+   * short of it is not another writer.) Then fresh producers take the ids back, which aborts the doubtful
+   * transaction if it is still open (or waits for its commit to finish), and the tail read after that is the
+   * settled truth: either nothing of the append landed or all of it did. Anything else means another writer: stop.
    */
-  private async recover(writer: TransactionalWriter, doubt: InDoubt): Promise<void> {
+  private async recover(writer: WriterLanes, doubt: InDoubt): Promise<void> {
     try {
-      this.checkTail(await readTail(this.source()), doubt);
+      this.checkTail(await readTail(this.source()), doubt, 'unsettled');
       await writer.init();
       const tail = await readTail(this.source());
       this.checkTail(tail, doubt);
@@ -219,9 +222,9 @@ export class KafkaLog implements EventLog, EncodedFollow {
     }
   }
 
-  private checkTail(tail: TailRecord | null, doubt: InDoubt): void {
+  private checkTail(tail: TailRecord | null, doubt: InDoubt, state: 'unsettled' | 'settled' = 'settled'): void {
     const found = tail?.pos ?? 0;
-    if (found === doubt.before) return;
+    if (found === doubt.before || (state === 'unsettled' && found < doubt.before)) return;
     if (found === doubt.after && tail !== null && tail.value.equals(doubt.last)) return;
     this.fatal = new FatalLogError(
       `another writer has appended to Kafka topic "${this.options.topic}": its last position is ${found}, where this writer expected ${doubt.before} or ${doubt.after}; stopping`,

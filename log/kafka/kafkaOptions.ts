@@ -1,6 +1,7 @@
 // Settings of the Kafka event log and the kafkajs client built from them.
 
 import { Kafka, logLevel, type ISocketFactory, type LogEntry } from 'kafkajs';
+import { WRITER_LANES } from './writerLanes.js';
 
 export interface KafkaLogOptions {
   /** Bootstrap brokers, host:port. */
@@ -18,6 +19,11 @@ export interface KafkaLogOptions {
    * engines writing the same topic always fence each other whatever their client ids.
    */
   readonly transactionalId?: string;
+  /**
+   * Transactional producers the writer uses in turn (writerLanes.ts), with ids `transactionalId`,
+   * `transactionalId.2`, ... (default 2).
+   */
+  readonly writerLanes?: number;
   /** Replication factor when the topic has to be created (default: the broker's default). */
   readonly replicationFactor?: number;
   /** Create the topic when it is missing (default true). */
@@ -49,6 +55,7 @@ export function resolveOptions(options: KafkaLogOptions): ResolvedKafkaLogOption
     clientId: options.clientId,
     role: options.role ?? 'writer',
     transactionalId: options.transactionalId ?? `${options.topic}.engine-writer`,
+    writerLanes: options.writerLanes ?? WRITER_LANES,
     replicationFactor: options.replicationFactor ?? -1,
     createTopic: options.createTopic ?? true,
     transactionTimeoutMs: options.transactionTimeoutMs ?? 30_000,

@@ -1,5 +1,6 @@
 // A kafkajs socket factory that loses one chosen Kafka request or its response, the way a network can: the
 // connection breaks and the client cannot tell whether the broker acted. Armed per request type (API key).
+// It also counts the requests sent, by type.
 
 import net from 'node:net';
 import type { ISocketFactory } from 'kafkajs';
@@ -14,6 +15,8 @@ export class FaultySockets {
   private armed: { api: number; fault: Fault } | null = null;
   /** How many faults fired. */
   fired = 0;
+  /** Requests written so far, by API key (on every connection of this factory). */
+  readonly sent = new Map<number, number>();
 
   /** Breaks the next request with this API key (on any connection of this factory). */
   arm(api: number, fault: Fault): void {
@@ -29,6 +32,7 @@ export class FaultySockets {
     const write = socket.write.bind(socket) as (chunk: unknown, ...rest: unknown[]) => boolean;
     // Each kafkajs request is written as one buffer: int32 size, int16 API key, ...
     socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (Buffer.isBuffer(chunk) && chunk.length >= 6) this.sent.set(chunk.readInt16BE(4), (this.sent.get(chunk.readInt16BE(4)) ?? 0) + 1);
       const armed = this.armed;
       if (armed !== null && Buffer.isBuffer(chunk) && chunk.length >= 6 && chunk.readInt16BE(4) === armed.api) {
         this.armed = null;
