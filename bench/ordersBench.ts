@@ -201,6 +201,8 @@ interface CpuAnswer extends Record<string, unknown> {
   readonly threads: Record<string, number>;
   /** Against the cluster: the API node's replica delay (engine stamp to replica applied), ms. */
   readonly replicaDelay?: { p50Ms: number; p90Ms: number; p99Ms: number };
+  /** Against the cluster: CPU so far of the Kafka broker's JIT compiler threads, ms (0 without a broker started here). */
+  readonly brokerJitMs?: number;
   /** Against the cluster: the engine's Kafka appends (time, commands per batch) over the last minute. */
   readonly engineAppend?: { p50Ms: number; p99Ms: number; commandsP50: number; commandsP99: number };
 }
@@ -602,6 +604,9 @@ async function main(): Promise<void> {
       .filter(([, ms]) => ms > 0)
       .sort((a, b) => b[1] - a[1]);
     if (threads.length > 0) console.log(`${CLUSTER ? 'processes' : 'server threads'} (CPU us/order): ${threads.slice(0, 8).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
+    const brokerMs = after.threads['kafka broker (JVM)'] === undefined ? 0 : after.threads['kafka broker (JVM)'] - (before.threads['kafka broker (JVM)'] ?? 0);
+    const brokerJitShare = brokerMs > 0 ? ((after.brokerJitMs ?? 0) - (before.brokerJitMs ?? 0)) / brokerMs : undefined;
+    if (brokerJitShare !== undefined) console.log(`kafka broker: ${(brokerJitShare * 100).toFixed(0)}% of its CPU over the window in its JIT compiler threads (a broker in service has long compiled its hot paths; the warm-up is for that)`);
     console.log(`projector: ${projectorBehind} log records behind at the end of the window, caught up ${(settle.ms / 1000).toFixed(1)} s later`);
     console.log(`load generator: ${(clientCpuUs / orders.length).toFixed(0)} us/order CPU in this process (${(clientCpuUs / 10 / result.ms).toFixed(0)}% of one core)`);
     if (analyst !== undefined) console.log(`analyst over the window: ${analyst.loops} loops of heavy queries on fills, ${analyst.queries} answered (${analyst.errors} errors${analyst.firstError === undefined ? '' : `, first: ${analyst.firstError}`}), ${analyst.meanMs} ms each on average (queue included), max ${analyst.maxMs} ms`);
@@ -619,6 +624,7 @@ async function main(): Promise<void> {
       ratePerSec: RATE > 0 ? RATE : null,
       replicaDelay: after.replicaDelay ?? null,
       engineAppend: after.engineAppend ?? null,
+      brokerJitShare: brokerJitShare === undefined ? null : Number(brokerJitShare.toFixed(3)),
       orders: orders.length,
       ordersPerSec,
       p50Ms,

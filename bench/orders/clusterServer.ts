@@ -15,7 +15,7 @@
 
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,10 +102,39 @@ function kafkaPid(): number | undefined {
 
 /** CPU time of a process (user + system, µs) from /proc. */
 function processCpuUs(pid: number): { user: number; system: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statCpuUs(`/proc/${pid}/stat`);
+}
+
+/** CPU time (user + system, µs) from a /proc stat file, of a process or of one of its threads. */
+function statCpuUs(file: string): { user: number; system: number } {
+  const stat = readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const tick = 1e6 / 100;
   return { user: Number(fields[11]) * tick, system: Number(fields[12]) * tick };
+}
+
+/**
+ * CPU time (µs) of a JVM's JIT compiler threads ("C1 CompilerThre", "C2 CompilerThre" in /proc): while a
+ * freshly started broker still compiles its hot paths, they take a large share of its CPU.
+ */
+function jitCpuUs(pid: number): number {
+  let us = 0;
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  for (const tid of tasks) {
+    try {
+      if (!readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').includes('CompilerThre')) continue;
+      const cpu = statCpuUs(`/proc/${pid}/task/${tid}/stat`);
+      us += cpu.user + cpu.system;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return us;
 }
 
 /** Profiled processes write their profile on a graceful exit: SIGTERM them and wait (at most 20 s) first. */
@@ -212,6 +241,7 @@ try {
         return {
           threads,
           cpu: { user, system },
+          brokerJitMs: broker === undefined ? 0 : jitCpuUs(broker) / 1000,
           logPos: await metric(engineHttp, 'engine_log_position'),
           projectorPos: await metric(projectorHttp, 'projection_position'),
           engineSeq: 0,
