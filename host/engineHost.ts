@@ -33,8 +33,10 @@ export interface EngineHostOptions {
   /** Host clock (ms); the only clock the engine's commands see. */
   readonly clock: () => number;
   /**
-   * Write a snapshot after this many events since the last one (0 = never): at the first batch after which no
-   * command waits, and after the first batch at all once twice as many have passed.
+   * Write a snapshot after this many events since the last one (0 = never). With the snapshot thread's copy of
+   * the engine (followOnSnapshotThread()), at the first batch after that; otherwise, since the export then holds
+   * this thread, at the first batch after which no command waits, and after the first batch at all once twice
+   * as many have passed.
    */
   readonly snapshotEvery?: number;
   readonly snapshots?: SnapshotStore;
@@ -78,6 +80,8 @@ export class EngineHost implements CommandGateway {
   private idleWaiters: (() => void)[] = [];
   /** The snapshot being written, if any: one at a time, and idle() waits for it. */
   private snapshotting: Promise<string | undefined> | null = null;
+  /** The snapshot thread keeps a copy of the engine, sent every durable batch: snapshots are taken there. */
+  private followed = false;
 
   constructor(
     readonly engine: Engine,
@@ -86,6 +90,20 @@ export class EngineHost implements CommandGateway {
   ) {
     this.pos = log.lastPos;
     this.lastSnapshotSeq = engine.seq;
+  }
+
+  /**
+   * Starts a copy of the engine on the snapshot thread (SnapshotStore.follow), to which every durable batch is
+   * sent from now on: snapshots are then taken from it, and this thread no longer exports the state (tens to
+   * hundreds of ms with many resting orders, which every waiting command would wait out). Costs a second copy
+   * of the engine's memory. Call before the first command; resolves whether the copy runs (it does not where
+   * the thread cannot start, and snapshots then work as before).
+   */
+  async followOnSnapshotThread(): Promise<boolean> {
+    const store = this.options.snapshots;
+    if (store === undefined) return false;
+    this.followed = await store.follow(this.pos, this.engine);
+    return this.followed;
   }
 
   /** Last durable log position. */
@@ -162,6 +180,7 @@ export class EngineHost implements CommandGateway {
     this.options.onAppended?.(records.length, performance.now() - appendStarted);
     for (const pending of batch) pending.resolve(pending.applied as Applied);
     this.options.onDurable?.(records);
+    if (this.followed) this.options.snapshots?.followed(records);
     // Exported now, before the next batch is applied, so it matches this position; written in the background.
     this.maybeSnapshot();
     if (this.queue.length > 0) this.schedule();
@@ -199,7 +218,8 @@ export class EngineHost implements CommandGateway {
     if (every <= 0 || this.options.snapshots === undefined || since < every) return;
     // The export holds this thread (tens of ms with tens of thousands of resting orders), so a due snapshot waits
     // for a quiet moment, no command waiting, and is taken regardless once twice as many events have passed.
-    if (this.queue.length > 0 && since < 2 * every) return;
+    // Taken from the snapshot thread's copy, it holds nothing here.
+    if (!this.followed && this.queue.length > 0 && since < 2 * every) return;
     // One snapshot at a time: while one is being written, later batches simply wait for the next chance.
     if (this.snapshotting !== null) return;
     void this.snapshotNow();
@@ -216,9 +236,22 @@ export class EngineHost implements CommandGateway {
     const previous = this.snapshotting ?? Promise.resolve(undefined);
     this.lastSnapshotSeq = this.engine.seq;
     const pos = this.pos;
-    const exported = exportSnapshot(this.engine);
+    let written: () => Promise<string>;
+    if (this.followed) {
+      // Asked now, so the copy is at exactly `pos` when the request reaches it (records go in order).
+      const followedWrite = store.writeFollowed(pos).catch((error: unknown) => {
+        // The copy cannot give it (it diverged, or its thread was restarted): from now on, exports from here.
+        this.followed = false;
+        throw error;
+      });
+      followedWrite.catch(() => undefined); // reported below, in turn
+      written = () => followedWrite;
+    } else {
+      const exported = exportSnapshot(this.engine);
+      written = () => store.write(pos, exported);
+    }
     const writing = previous
-      .then(() => store.write(pos, exported))
+      .then(written)
       .catch((error: unknown) => {
         this.options.onSnapshotError?.(error instanceof Error ? error : new Error(String(error)));
         return undefined;

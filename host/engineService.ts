@@ -1,5 +1,6 @@
 // The engine as a running service: opens the configured event log (the embedded journal under the data
-// directory, or a Kafka topic), restores the engine from the latest snapshot plus the log, and hosts it.
+// directory, or a Kafka topic), restores the engine from the latest snapshot plus the log, and hosts it, with a copy of
+// it on the snapshot thread that snapshots are taken from (EngineHost.followOnSnapshotThread).
 // close() stops taking commands, waits for the in-flight batch to become durable, writes a final snapshot
 // and closes the log.
 
@@ -70,11 +71,20 @@ export async function startEngineService(config: Config, hooks: EngineServiceHoo
     onSnapshotError: hooks.onSnapshotError,
     onAppended: hooks.onAppended,
   });
+  // Snapshots from a copy of the engine on the snapshot thread, so that taking one never holds the engine's.
+  try {
+    await host.followOnSnapshotThread();
+  } catch (error) {
+    await snapshots.close();
+    await log.close();
+    throw error;
+  }
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       await host.idle();
       if (host.stopped === null && host.position > recovery.pos) await host.snapshotNow();
+      await snapshots.close();
       await log.close();
     })();
     return closing;

@@ -2,10 +2,15 @@
 // state hash at that position: write to a temporary file, fsync it, rename it into place, fsync the
 // directory. A torn or unreadable snapshot is skipped in favour of the previous one. The newest `keep`
 // snapshots are kept.
+//
+// Snapshots are made on a thread of their own (snapshotThread.ts), from an export the caller took (write()), or,
+// once the caller has started a follower there (follow()) and sends it every durable record (followed()), from
+// that thread's own copy of the engine (writeFollowed()): then the caller's thread exports nothing.
 
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EngineSnapshot } from '../engine/index.js';
+import { exportSnapshot, type Engine, type EngineSnapshot } from '../engine/index.js';
+import type { LogRecord } from '../log/eventLog.js';
 import { writeFileDurably } from '../log/durableFile.js';
 import { SnapshotThread, SnapshotThreadUnavailable } from './snapshotThread.js';
 import { snapshotText, SNAPSHOT_FILE_FORMAT } from './snapshotText.js';
@@ -44,7 +49,7 @@ export class SnapshotStore {
   async write(pos: number, engine: EngineSnapshot): Promise<string> {
     const engineJson = JSON.stringify(engine);
     await mkdir(this.dir, { recursive: true });
-    const path = join(this.dir, `snapshot-${String(pos).padStart(20, '0')}.json`);
+    const path = this.pathOf(pos);
     if (!this.inline) {
       try {
         await this.thread.write(path, pos, engineJson);
@@ -57,6 +62,50 @@ export class SnapshotStore {
     if (this.inline) await writeFileDurably(path, snapshotText(pos, engineJson).text);
     await this.prune();
     return path;
+  }
+
+  /**
+   * Starts a copy of `engine`, at log position `pos`, on the snapshot thread: from then on the caller sends it
+   * every record made durable after `pos` (followed()), and snapshots can be taken there (writeFollowed()).
+   * Exports the engine once, now. Resolves false where the thread cannot run (snapshots are then made from the
+   * caller's exports, on its thread); rejects if the copy does not hold the engine's state hash.
+   */
+  async follow(pos: number, engine: Engine): Promise<boolean> {
+    if (this.inline) return false;
+    let hash: string;
+    try {
+      hash = await this.thread.seed(pos, JSON.stringify(exportSnapshot(engine)));
+    } catch (error) {
+      if (!(error instanceof SnapshotThreadUnavailable)) throw error;
+      this.inline = true;
+      return false;
+    }
+    if (hash !== engine.stateHash()) throw new Error(`the snapshot thread's copy of the engine has state hash ${hash}, the engine ${engine.stateHash()}`);
+    return true;
+  }
+
+  /** Records made durable, in log order, for the snapshot thread's copy (after follow()). */
+  followed(records: readonly LogRecord[]): void {
+    this.thread.follow(
+      records.map((r) => ({ pos: r.pos, command: r.command, seq: r.events.length === 0 ? null : (r.events[r.events.length - 1]?.seq ?? null) })),
+    );
+  }
+
+  /**
+   * Writes the snapshot of the snapshot thread's copy, which must hold exactly position `pos` (every record
+   * up to it sent, none after). Rejects when the copy cannot give it (it diverged, or the thread was
+   * restarted): the caller then goes back to write().
+   */
+  async writeFollowed(pos: number): Promise<string> {
+    await mkdir(this.dir, { recursive: true });
+    const path = this.pathOf(pos);
+    await this.thread.writeFollowed(path, pos);
+    await this.prune();
+    return path;
+  }
+
+  private pathOf(pos: number): string {
+    return join(this.dir, `snapshot-${String(pos).padStart(20, '0')}.json`);
   }
 
   /** Stops the snapshot thread; a snapshot being written fails (its temporary file is removed by the next). */

@@ -9,5 +9,10 @@ export const SNAPSHOT_FILE_FORMAT = 1;
 
 export function snapshotText(pos: number, engineJson: string): { readonly text: string; readonly stateHash: string } {
   const stateHash = restoreSnapshot(JSON.parse(engineJson) as EngineSnapshot).stateHash();
-  return { text: `{"format":${SNAPSHOT_FILE_FORMAT},"pos":${pos},"stateHash":${JSON.stringify(stateHash)},"engine":${engineJson}}`, stateHash };
+  return { text: snapshotFileText(pos, stateHash, engineJson), stateHash };
+}
+
+/** The file's text for an export's JSON at `pos` whose engine has `stateHash`. */
+export function snapshotFileText(pos: number, stateHash: string, engineJson: string): string {
+  return `{"format":${SNAPSHOT_FILE_FORMAT},"pos":${pos},"stateHash":${JSON.stringify(stateHash)},"engine":${engineJson}}`;
 }

@@ -1,11 +1,13 @@
-// The thread that writes engine snapshots (snapshotWorker.ts), started at the first snapshot and kept. It holds
-// the process open only while a snapshot is being written. A thread that fails fails the snapshots it was
+// The thread that writes engine snapshots (snapshotWorker.ts), started at the first use and kept. It holds
+// the process open only while a snapshot is being written or its follower is being seeded. A thread that fails fails the snapshots it was
 // writing, and the next snapshot starts a new one; one that fails before it runs at all (its module cannot be
 // loaded: TypeScript sources under a loader that does not reach worker threads) fails them with
 // SnapshotThreadUnavailable.
 
 import { Worker } from 'node:worker_threads';
-import type { SnapshotJob, SnapshotReply } from './snapshotWorker.js';
+import type { FollowedRecord, SnapshotJob, SnapshotReply } from './snapshotWorker.js';
+
+export type { FollowedRecord } from './snapshotWorker.js';
 
 function workerUrl(): URL {
   // Compiled, the worker is snapshotWorker.js beside this file; from source (tests), snapshotWorker.ts.
@@ -30,12 +32,31 @@ export class SnapshotThread {
 
   /** Writes the snapshot file of an export at `pos` to `path` (durably); resolves with the state hash recorded. */
   write(path: string, pos: number, engineJson: string): Promise<string> {
+    return this.ask((id) => ({ kind: 'file', id, path, pos, engineJson }));
+  }
+
+  /** (Re)starts the thread's follower from an export at `pos`; resolves with its state hash once it holds it. */
+  seed(pos: number, engineJson: string): Promise<string> {
+    return this.ask((id) => ({ kind: 'seed', id, pos, engineJson }));
+  }
+
+  /** Durable records for the follower, in log order, continuing its position. No answer. */
+  follow(records: readonly FollowedRecord[]): void {
+    this.worker?.postMessage({ kind: 'follow', records } satisfies SnapshotJob);
+  }
+
+  /** Writes the follower's snapshot at `pos` to `path`; rejects if the follower is not exactly there. */
+  writeFollowed(path: string, pos: number): Promise<string> {
+    return this.ask((id) => ({ kind: 'followed', id, path, pos }));
+  }
+
+  private ask(job: (id: number) => SnapshotJob): Promise<string> {
     const worker = this.running();
     const id = this.nextId++;
     return new Promise<string>((resolve, reject) => {
       this.pending.set(id, { worker, resolve, reject });
       worker.ref();
-      worker.postMessage({ id, path, pos, engineJson } satisfies SnapshotJob);
+      worker.postMessage(job(id));
     });
   }
 

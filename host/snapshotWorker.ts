@@ -1,20 +1,37 @@
-// Worker side of snapshotThread.ts: turns an engine's exported state into its snapshot file (snapshotText.ts),
-// off the thread that runs the engine, which then pays only for the export and its JSON, not for the state hash
-// (tens of ms with tens of thousands of resting orders). Jobs are done one at a time, in the order sent.
+// Worker side of snapshotThread.ts: makes engine snapshot files off the thread that runs the engine. Two ways:
+// - 'file': from an export the engine's thread took (its JSON): only the state hash and the file are made here;
+// - a follower: the thread keeps its own copy of the engine, seeded once from an export ('seed') and kept at the
+//   engine's durable position by applying every durable record in order ('follow'; the engine is
+//   deterministic, and each record's last event sequence number is checked, as replay does). A 'followed'
+//   snapshot is then the export of that copy, taken here: the engine's thread pays for nothing but sending
+//   the records. A copy that diverges, or that is asked for a position it does not hold, fails its snapshots
+//   from then on (the store then makes them from the engine's own export).
+// Jobs run in the order sent; an export is taken when its message arrives, so it is at exactly the records
+// applied before it. Files are written one at a time, in order.
 
 import { parentPort } from 'node:worker_threads';
+import { exportSnapshot, restoreSnapshot, type Command, type Engine, type EngineSnapshot } from '../engine/index.js';
 import { writeFileDurably } from '../log/durableFile.js';
 import { nameThisThread } from '../server/threadName.js';
-import { snapshotText } from './snapshotText.js';
+import { snapshotFileText, snapshotText } from './snapshotText.js';
 
-export interface SnapshotJob {
-  readonly id: number;
-  readonly path: string;
-  /** Last log position the export includes. */
+/** A durable record as the follower needs it: the command, and the last event sequence number it logged. */
+export interface FollowedRecord {
   readonly pos: number;
-  /** JSON of exportSnapshot(engine) at that position. */
-  readonly engineJson: string;
+  readonly command: Command;
+  /** Sequence number of the record's last event; null when it produced none. */
+  readonly seq: number | null;
 }
+
+export type SnapshotJob =
+  /** The snapshot file of an export at `pos` (JSON of exportSnapshot). */
+  | { readonly kind: 'file'; readonly id: number; readonly path: string; readonly pos: number; readonly engineJson: string }
+  /** Start (or start again) the follower from an export at `pos`. */
+  | { readonly kind: 'seed'; readonly id: number; readonly pos: number; readonly engineJson: string }
+  /** Durable records, in order, continuing the follower's position. */
+  | { readonly kind: 'follow'; readonly records: readonly FollowedRecord[] }
+  /** The snapshot file of the follower, which must be at `pos`. */
+  | { readonly kind: 'followed'; readonly id: number; readonly path: string; readonly pos: number };
 
 export type SnapshotReply =
   | { readonly kind: 'ready' }
@@ -25,17 +42,74 @@ if (parentPort === null) throw new Error('snapshotWorker runs as a worker thread
 const port = parentPort;
 nameThisThread('pmx-snapshots');
 
-let queue = Promise.resolve();
-port.on('message', (job: SnapshotJob) => {
-  queue = queue.then(async () => {
+let follower: { engine: Engine; pos: number } | undefined;
+/** Why the follower cannot be used (it diverged, or was never seeded). */
+let broken: string | undefined = 'no follower was seeded';
+
+function follow(records: readonly FollowedRecord[]): void {
+  if (follower === undefined || broken !== undefined) return;
+  for (const record of records) {
+    if (record.pos !== follower.pos + 1) {
+      broken = `the follower at position ${follower.pos} was sent position ${record.pos}`;
+      return;
+    }
+    const events = follower.engine.apply(record.command);
+    const produced = events.length === 0 ? follower.engine.seq : (events[events.length - 1]?.seq ?? follower.engine.seq);
+    if (record.seq !== null && produced !== record.seq) {
+      broken = `the follower diverged at log position ${record.pos}: it reached event ${produced}, the log recorded ${record.seq}`;
+      return;
+    }
+    follower.pos = record.pos;
+  }
+}
+
+let files = Promise.resolve();
+/** Writes a file after the ones before it; answers the job. */
+function writeInTurn(id: number, make: () => { text: string; stateHash: string }, path: string): void {
+  files = files.then(async () => {
     try {
-      const { text, stateHash } = snapshotText(job.pos, job.engineJson);
-      await writeFileDurably(job.path, text);
-      port.postMessage({ kind: 'done', id: job.id, stateHash } satisfies SnapshotReply);
+      const { text, stateHash } = make();
+      await writeFileDurably(path, text);
+      port.postMessage({ kind: 'done', id, stateHash } satisfies SnapshotReply);
     } catch (error) {
-      port.postMessage({ kind: 'failed', id: job.id, message: error instanceof Error ? error.message : String(error) } satisfies SnapshotReply);
+      port.postMessage({ kind: 'failed', id, message: error instanceof Error ? error.message : String(error) } satisfies SnapshotReply);
     }
   });
+}
+
+port.on('message', (job: SnapshotJob) => {
+  switch (job.kind) {
+    case 'file':
+      writeInTurn(job.id, () => snapshotText(job.pos, job.engineJson), job.path);
+      return;
+    case 'seed': {
+      try {
+        follower = { engine: restoreSnapshot(JSON.parse(job.engineJson) as EngineSnapshot), pos: job.pos };
+        broken = undefined;
+        port.postMessage({ kind: 'done', id: job.id, stateHash: follower.engine.stateHash() } satisfies SnapshotReply);
+      } catch (error) {
+        follower = undefined;
+        broken = `seeding the follower failed: ${error instanceof Error ? error.message : String(error)}`;
+        port.postMessage({ kind: 'failed', id: job.id, message: broken } satisfies SnapshotReply);
+      }
+      return;
+    }
+    case 'follow':
+      follow(job.records);
+      return;
+    case 'followed': {
+      if (follower === undefined || broken !== undefined || follower.pos !== job.pos) {
+        const why = broken ?? `the follower is at position ${follower?.pos ?? 0}, not ${job.pos}`;
+        port.postMessage({ kind: 'failed', id: job.id, message: `no snapshot from the follower: ${why}` } satisfies SnapshotReply);
+        return;
+      }
+      // Taken now, at exactly this position; the hash and the text when its turn to be written comes.
+      const engine = follower.engine;
+      const engineJson = JSON.stringify(exportSnapshot(engine));
+      const stateHash = engine.stateHash();
+      writeInTurn(job.id, () => ({ text: snapshotFileText(job.pos, stateHash, engineJson), stateHash }), job.path);
+    }
+  }
 });
 // Loaded and listening: the thread can take jobs.
 port.postMessage({ kind: 'ready' } satisfies SnapshotReply);

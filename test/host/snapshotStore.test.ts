@@ -1,14 +1,16 @@
 // host/snapshotStore.ts with its snapshot thread: the file it writes is exactly JSON.stringify of the
 // SnapshotFile {format, pos, stateHash, engine} that the engine's thread would have written itself, with the
 // hash of the live engine at that position; the thread's failure fails the write, and the next write works.
+// The thread's copy of the engine (follow/followed/writeFollowed) writes the very same file as the engine's
+// own export at each position, and refuses a position it does not hold or a record it does not reproduce.
 
 import t from 'tap';
-import { mkdirSync, mkdtempSync, readFileSync, rmdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, exportSnapshot } from '../../engine/index.js';
 import { SnapshotStore } from '../../host/snapshotStore.js';
-import { sessionCommands } from '../support/records.js';
+import { recordsFor, sessionCommands } from '../support/records.js';
 
 function engineAfter(count: number): Engine {
   const engine = new Engine();
@@ -42,4 +44,36 @@ t.test('a write that fails on the thread rejects; the store keeps working', asyn
   const path = await store.write(201, exportSnapshot(engine));
   t.match(path, /snapshot-0+201\.json$/, 'the next one is written');
   t.equal((await store.latest()).snapshot?.stateHash, engine.stateHash());
+});
+
+t.test("the thread's copy of the engine, sent the durable records, writes the engine's own file at each position", async (t) => {
+  const followedDir = mkdtempSync(join(tmpdir(), 'snapshot-followed-'));
+  const followed = new SnapshotStore(followedDir);
+  const exported = new SnapshotStore(mkdtempSync(join(tmpdir(), 'snapshot-exported-')));
+  t.teardown(() => Promise.all([followed.close(), exported.close()]));
+  const commands = sessionCommands(3_000);
+  const engine = new Engine();
+  // The copy starts from a state part-way through, as after a recovery.
+  const head = recordsFor(commands.slice(0, 500), engine);
+  t.equal(await followed.follow(500, engine), true, 'the copy runs');
+  t.equal(head.length, 500);
+  let pos = 500;
+  for (const size of [1, 7, 250, 1_242, 1_000]) {
+    const records = recordsFor(commands.slice(pos, pos + size), engine, pos + 1);
+    followed.followed(records);
+    pos += size;
+    const [a, b] = await Promise.all([followed.writeFollowed(pos), exported.write(pos, exportSnapshot(engine))]);
+    t.equal(readFileSync(a, 'utf8'), readFileSync(b, 'utf8'), `position ${pos}: the same file, byte for byte`);
+  }
+  await t.rejects(followed.writeFollowed(pos - 1), { message: /not 2999/ }, 'a position the copy does not hold is refused');
+
+  // A record the copy does not reproduce (its logged sequence number differs): it stops giving snapshots.
+  const next = recordsFor(commands.slice(0, 1), new Engine(), pos + 1);
+  followed.followed(next.map((r) => ({ ...r, events: [{ ...r.events[0], seq: 1 } as (typeof r.events)[number]] })));
+  await t.rejects(followed.writeFollowed(pos + 1), { message: /diverged at log position 3001/ });
+  t.equal(readdirSync(followedDir).filter((n) => n.includes('00003001')).length, 0, 'and writes nothing');
+  // Seeded again, it follows again.
+  t.equal(await followed.follow(pos, engine), true);
+  const path = await followed.writeFollowed(pos);
+  t.equal(JSON.parse(readFileSync(path, 'utf8')).stateHash, engine.stateHash());
 });
