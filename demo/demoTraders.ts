@@ -119,8 +119,10 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     const [yes] = m.tokenIds;
     const orders = [];
     const minShares = m.params.minSize / 1_000_000;
+    // 100–300 shares a level, so a side holds at least 300: takers between two quotes of a market do not
+    // empty it (a taker order is at most 30 shares, or $15, i.e. 150 shares at the lowest fair price of 0.1).
     for (let level = 1; level <= QUOTE_LEVELS; level++) {
-      const size = Math.max(minShares, Math.round(10 + rng() * 90));
+      const size = Math.max(minShares, Math.round(100 + rng() * 200));
       const bid = roundTo(p - level * tick, tick);
       const ask = roundTo(p + level * tick, tick);
       if (bid > 0) orders.push(await maker.client.createOrder({ tokenID: yes, price: bid, size, side: Side.BUY }));
