@@ -79,6 +79,9 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
   for (const reason of recovery.skippedSnapshots) logger.warn({ reason }, 'replica snapshot skipped');
   const engine = recovery.engine;
   logger.info({ pos: recovery.pos, snapshotPos: recovery.snapshotPos, replayed: recovery.replayed }, 'replica of the engine recovered');
+  // The replica's snapshots come from a copy of it on the snapshot thread, sent every record the replica
+  // applies (as the engine's come from its copy: host/engineHost.ts), so this thread no longer exports it.
+  let replicaFollowed = await snapshots.follow(recovery.pos, engine);
 
   const ch = await openRoleClickHouse(config, logger, signal);
   const db = config.clickhouseDatabase;
@@ -128,8 +131,14 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     seq: () => engine.seq,
     take: () => {
       const liveSnapshot = live?.ready === true ? { pos: live.position, bytes: snapshotBytes(live.state) } : undefined;
-      return snapshots
-        .write(follower.position, exportSnapshot(engine))
+      const replica = replicaFollowed
+        ? snapshots.writeFollowed(follower.position).catch((error: unknown) => {
+            // The copy cannot give it (it diverged, or its thread was restarted): exports from here from now on.
+            replicaFollowed = false;
+            throw error;
+          })
+        : snapshots.write(follower.position, exportSnapshot(engine));
+      return replica
         .catch((error: unknown) => logger.error({ err: error }, 'replica snapshot failed'))
         .then(() => (liveSnapshot === undefined ? undefined : liveSnapshots.write(liveSnapshot.pos, liveSnapshot.bytes)))
         .catch((error: unknown) => logger.error({ err: error }, 'in-memory read model snapshot failed'))
@@ -145,6 +154,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
       const now = Date.now();
       for (const r of records) replicaDelay((now - r.command.time) / 1000);
       live?.offer(records);
+      if (replicaFollowed) snapshots.followed(records);
       try {
         publisher.publish(records);
       } catch (error) {
@@ -235,6 +245,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
         client.close();
         await follower.close();
         replicaSnapshots.close();
+        await snapshots.close();
         watcher.close();
         await log.close();
         await ch.close();

@@ -236,7 +236,10 @@ t.test('the engine killed with SIGKILL under load: every acknowledged order is i
   engine = await startEngine(enginePort);
   await load;
   tt.ok(killedAt >= 10, `${killedAt} orders acknowledged before the kill`);
-  tt.ok(failures.length > 0, `${failures.length} orders failed while the engine was down (503s, not successes)`);
+  // An order in flight at the kill fails (the node cannot know whether it was applied); one sent while the
+  // engine restarts waits for it, so the number that fail depends on the moment of the kill, and may be 0.
+  tt.equal(acked.length + failures.length, 120, `every order answered: ${acked.length} acknowledged, ${failures.length} failed while the engine was down`);
+  tt.same(failures.filter((f) => f.includes('"success":true')), [], 'a failure is never a success');
   await eventually('api nodes ready again', async () => ((await json(`${api1.url}/ready`)).status === 200 && (await json(`${api2.url}/ready`)).status === 200 ? true : undefined), 60_000);
   const log = await logEvents();
   const missing = acked.filter((id) => log.accepted.get(id) !== 1);
