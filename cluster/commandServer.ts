@@ -11,9 +11,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { COMMAND_TYPES, type CommandType } from '../engine/index.js';
 import { EngineStoppedError, type EngineHost, type Submission } from '../host/engineHost.js';
-import type { LogRecord } from '../log/eventLog.js';
+import { commandRecordOf, type LogRecord } from '../log/eventLog.js';
 import { listenTcp } from '../api/http/listenTcp.js';
-import { LineSplitter, lineOf, wireRecordOf, type EngineMessage, type NodeMessage } from './commandWire.js';
+import { LineSplitter, lineOf, type EngineMessage, type NodeMessage } from './commandWire.js';
 
 export interface CommandServerOptions {
   readonly host: EngineHost;
@@ -141,7 +141,7 @@ export async function startCommandServer(options: CommandServerOptions): Promise
     publish(records) {
       if (followers.size === 0 || records.length === 0) return;
       // Serialised once for every node.
-      const line = lineOf({ type: 'records', records: records.map(wireRecordOf) });
+      const line = lineOf({ type: 'records', records: records.map(commandRecordOf) });
       for (const socket of followers) {
         if (socket.writableLength > MAX_BACKLOG_BYTES) {
           options.onProtocolError?.(`${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`, `a node read ${socket.writableLength} bytes too slowly: disconnected (it reads the gap from Kafka)`);

@@ -15,27 +15,9 @@
 // A command whose connection closes before its answer may or may not have been applied; the node never
 // reports such a command as a success (cluster/engineClient.ts).
 
-import type { Command, EngineEvent } from '../engine/index.js';
-import type { LogRecord } from '../log/eventLog.js';
+import type { EngineEvent } from '../engine/index.js';
+import type { CommandRecord } from '../log/eventLog.js';
 import type { Submission } from '../host/engineHost.js';
-
-/** A durable record as the engine sends it to its nodes. */
-export interface WireRecord {
-  readonly pos: number;
-  readonly command: Command;
-  /** The sequence number of the record's last event; null when the command produced none. */
-  readonly seq: number | null;
-}
-
-/** The sequence number of the last of `events`; null when there are none. */
-export function lastSeqOf(events: readonly EngineEvent[]): number | null {
-  const last = events[events.length - 1];
-  return last === undefined ? null : last.seq;
-}
-
-export function wireRecordOf(record: LogRecord): WireRecord {
-  return { pos: record.pos, command: record.command, seq: lastSeqOf(record.events) };
-}
 
 export type NodeMessage =
   | { readonly type: 'hello'; readonly node: string; readonly token?: string }
@@ -43,7 +25,7 @@ export type NodeMessage =
 
 export type EngineMessage =
   | { readonly type: 'welcome'; readonly pos: number }
-  | { readonly type: 'records'; readonly records: readonly WireRecord[] }
+  | { readonly type: 'records'; readonly records: readonly CommandRecord[] }
   | { readonly type: 'refused'; readonly reason: string }
   | { readonly type: 'applied'; readonly id: number; readonly pos: number; readonly events: readonly EngineEvent[] }
   | { readonly type: 'failed'; readonly id: number; readonly error: CommandFailure; readonly message: string };

@@ -13,7 +13,8 @@
 import { connect, type Socket } from 'node:net';
 import type { EngineEvent } from '../engine/index.js';
 import { EngineStoppedError, type Applied, type Submission } from '../host/engineHost.js';
-import { LineSplitter, lineOf, type EngineMessage, type WireRecord } from './commandWire.js';
+import { LineSplitter, lineOf, type EngineMessage } from './commandWire.js';
+import type { CommandRecord } from '../log/eventLog.js';
 
 /** The engine cannot be reached, or the outcome of a command is not known; the request may be retried. */
 export class EngineUnavailableError extends Error {
@@ -32,7 +33,7 @@ export interface EngineClientOptions {
   readonly onConnected?: (enginePos: number) => void;
   readonly onDisconnected?: (reason: string) => void;
   /** A durable batch's records, as the engine sends them after its welcome (in log order). */
-  readonly onRecords?: (records: readonly WireRecord[]) => void;
+  readonly onRecords?: (records: readonly CommandRecord[]) => void;
 }
 
 interface InFlight {

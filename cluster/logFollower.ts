@@ -15,9 +15,8 @@
 // and again from the replica's position whenever they leave a gap (a reconnection: needLog()).
 
 import type { Command, Engine, EngineEvent } from '../engine/index.js';
-import { hasEncodedFollow, type EventLog, type LogRecord } from '../log/eventLog.js';
+import { hasEncodedFollow, lastSeqOf, type CommandRecord, type EventLog, type LogRecord } from '../log/eventLog.js';
 import { decodeRecord } from '../log/recordCodec.js';
-import { lastSeqOf, type WireRecord } from './commandWire.js';
 
 export class ReplicaDivergedError extends Error {
   override readonly name = 'ReplicaDivergedError';
@@ -103,12 +102,12 @@ export class LogFollower {
   }
 
   /** Durable records sent by the engine: applied when they continue the replica, else left to the log. */
-  offer(records: readonly WireRecord[]): void {
+  offer(records: readonly CommandRecord[]): void {
     if (this.failure !== undefined) return;
     let from = 0;
-    while (from < records.length && (records[from] as WireRecord).pos <= this.pos) from++;
+    while (from < records.length && (records[from] as CommandRecord).pos <= this.pos) from++;
     if (from === records.length) return;
-    if ((records[from] as WireRecord).pos !== this.pos + 1) {
+    if ((records[from] as CommandRecord).pos !== this.pos + 1) {
       // A gap: the log has what the engine did not send.
       this.needLog();
       return;
@@ -116,7 +115,7 @@ export class LogFollower {
     const applied: LogRecord[] = [];
     try {
       for (let i = from; i < records.length; i++) {
-        const r = records[i] as WireRecord;
+        const r = records[i] as CommandRecord;
         applied.push({ pos: r.pos, command: r.command, events: this.apply(r.pos, r.command, r.seq) });
       }
     } catch (error) {

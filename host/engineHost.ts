@@ -10,7 +10,6 @@
 // brings the engine back.
 
 import type { Command, Engine, EngineEvent } from '../engine/index.js';
-import { exportSnapshot } from '../engine/index.js';
 import type { EventLog, LogRecord } from '../log/eventLog.js';
 import { FatalLogError } from '../log/eventLog.js';
 import type { SnapshotStore } from './snapshotStore.js';
@@ -80,8 +79,6 @@ export class EngineHost implements CommandGateway {
   private idleWaiters: (() => void)[] = [];
   /** The snapshot being written, if any: one at a time, and idle() waits for it. */
   private snapshotting: Promise<string | undefined> | null = null;
-  /** The snapshot thread keeps a copy of the engine, sent every durable batch: snapshots are taken there. */
-  private followed = false;
 
   constructor(
     readonly engine: Engine,
@@ -100,10 +97,7 @@ export class EngineHost implements CommandGateway {
    * the thread cannot start, and snapshots then work as before).
    */
   async followOnSnapshotThread(): Promise<boolean> {
-    const store = this.options.snapshots;
-    if (store === undefined) return false;
-    this.followed = await store.follow(this.pos, this.engine);
-    return this.followed;
+    return (await this.options.snapshots?.follow(this.pos, this.engine)) ?? false;
   }
 
   /** Last durable log position. */
@@ -180,8 +174,8 @@ export class EngineHost implements CommandGateway {
     this.options.onAppended?.(records.length, performance.now() - appendStarted);
     for (const pending of batch) pending.resolve(pending.applied as Applied);
     this.options.onDurable?.(records);
-    if (this.followed) this.options.snapshots?.followed(records);
-    // Exported now, before the next batch is applied, so it matches this position; written in the background.
+    this.options.snapshots?.followed(records);
+    // Taken now, before the next batch is applied, so it matches this position; written in the background.
     this.maybeSnapshot();
     if (this.queue.length > 0) this.schedule();
     else this.settleIdle();
@@ -219,37 +213,23 @@ export class EngineHost implements CommandGateway {
     // The export holds this thread (tens of ms with tens of thousands of resting orders), so a due snapshot waits
     // for a quiet moment, no command waiting, and is taken regardless once twice as many events have passed.
     // Taken from the snapshot thread's copy, it holds nothing here.
-    if (!this.followed && this.queue.length > 0 && since < 2 * every) return;
+    if (!this.options.snapshots.following && this.queue.length > 0 && since < 2 * every) return;
     // One snapshot at a time: while one is being written, later batches simply wait for the next chance.
     if (this.snapshotting !== null) return;
     void this.snapshotNow();
   }
 
   /**
-   * Writes a snapshot of the current (durable) state: the state is exported synchronously, so it is exactly
-   * the state at `position`; its hash and the file are made in the background (snapshotStore.ts). Resolves with
-   * the file's path.
+   * Writes a snapshot of the current (durable) state: it is taken synchronously (SnapshotStore.take: asked of
+   * the snapshot thread's copy, or exported here), so it is exactly the state at `position`; its hash and the
+   * file are made in the background. Resolves with the file's path.
    */
   snapshotNow(): Promise<string | undefined> {
     const store = this.options.snapshots;
     if (store === undefined || this.stopError !== null) return Promise.resolve(undefined);
     const previous = this.snapshotting ?? Promise.resolve(undefined);
     this.lastSnapshotSeq = this.engine.seq;
-    const pos = this.pos;
-    let written: () => Promise<string>;
-    if (this.followed) {
-      // Asked now, so the copy is at exactly `pos` when the request reaches it (records go in order).
-      const followedWrite = store.writeFollowed(pos).catch((error: unknown) => {
-        // The copy cannot give it (it diverged, or its thread was restarted): from now on, exports from here.
-        this.followed = false;
-        throw error;
-      });
-      followedWrite.catch(() => undefined); // reported below, in turn
-      written = () => followedWrite;
-    } else {
-      const exported = exportSnapshot(this.engine);
-      written = () => store.write(pos, exported);
-    }
+    const written = store.take(this.pos, this.engine);
     const writing = previous
       .then(written)
       .catch((error: unknown) => {

@@ -4,7 +4,7 @@
 // follows the original path). Progress is reported on long logs.
 
 import { Engine, restoreSnapshot, type EngineConfig } from '../engine/index.js';
-import { hasEncodedReads, type EventLog } from '../log/eventLog.js';
+import { hasEncodedReads, lastSeqOf, type EventLog } from '../log/eventLog.js';
 import { decodeCommand } from '../log/recordCodec.js';
 import { Journal } from '../log/journal/journal.js';
 import { PipelineUnavailableError, pipelinedCommands } from './replayPipeline.js';
@@ -65,7 +65,7 @@ export async function recover(log: EventLog, store: SnapshotStore | undefined, o
   const apply = (recordPos: number, command: Parameters<Engine['apply']>[0], lastSeq: number | undefined): void => {
     if (recordPos !== pos + 1) throw new RecoveryError(`log position ${recordPos} follows ${pos}: the log has a gap`);
     const events = engine.apply(command);
-    const produced = events.length === 0 ? engine.seq : (events[events.length - 1]?.seq ?? engine.seq);
+    const produced = lastSeqOf(events) ?? engine.seq;
     if (lastSeq !== undefined && produced !== lastSeq) {
       throw new RecoveryError(`replay diverged at log position ${recordPos}: the engine reached event ${produced}, the log recorded ${lastSeq}`);
     }

@@ -4,13 +4,14 @@
 // snapshots are kept.
 //
 // Snapshots are made on a thread of their own (snapshotThread.ts), from an export the caller took (write()), or,
-// once the caller has started a follower there (follow()) and sends it every durable record (followed()), from
-// that thread's own copy of the engine (writeFollowed()): then the caller's thread exports nothing.
+// once the caller has started a copy of its engine there (follow()) and sends it every durable record
+// (followed()), from that copy (writeFollowed()): then the caller's thread exports nothing. take() is the one
+// way the engine host and an API node take theirs: from the copy while it follows, else from an export.
 
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exportSnapshot, type Engine, type EngineSnapshot } from '../engine/index.js';
-import type { LogRecord } from '../log/eventLog.js';
+import { commandRecordOf, type LogRecord } from '../log/eventLog.js';
 import { writeFileDurably } from '../log/durableFile.js';
 import { SnapshotThread, SnapshotThreadUnavailable } from './snapshotThread.js';
 import { snapshotText, SNAPSHOT_FILE_FORMAT } from './snapshotText.js';
@@ -34,6 +35,8 @@ export class SnapshotStore {
   private readonly thread = new SnapshotThread();
   /** The snapshot thread could not start: snapshots are made on the calling thread. */
   private inline = false;
+  /** The snapshot thread's copy of the engine follows (follow() succeeded, and no snapshot of it failed since). */
+  private copy = false;
 
   constructor(
     readonly dir: string,
@@ -80,15 +83,39 @@ export class SnapshotStore {
       this.inline = true;
       return false;
     }
-    if (hash !== engine.stateHash()) throw new Error(`the snapshot thread's copy of the engine has state hash ${hash}, the engine ${engine.stateHash()}`);
+    const expected = engine.stateHash();
+    if (hash !== expected) throw new Error(`the snapshot thread's copy of the engine has state hash ${hash}, the engine ${expected}`);
+    this.copy = true;
     return true;
   }
 
-  /** Records made durable, in log order, for the snapshot thread's copy (after follow()). */
+  /** The snapshot thread's copy of the engine follows: take() needs no export from the caller. */
+  get following(): boolean {
+    return this.copy;
+  }
+
+  /** Records made durable, in log order, for the snapshot thread's copy; nothing while no copy follows. */
   followed(records: readonly LogRecord[]): void {
-    this.thread.follow(
-      records.map((r) => ({ pos: r.pos, command: r.command, seq: r.events.length === 0 ? null : (r.events[r.events.length - 1]?.seq ?? null) })),
-    );
+    if (this.copy) this.thread.follow(records.map(commandRecordOf));
+  }
+
+  /**
+   * Takes the snapshot at `pos`, now (at exactly that position): asks the snapshot thread's copy for it while
+   * the copy follows, else exports `engine`, which holds the calling thread. Returns the function that writes
+   * it, to call once the previous snapshot is written, resolving with the path. A copy that cannot give it (it
+   * diverged, or its thread was restarted) fails that snapshot, and the next ones are exported.
+   */
+  take(pos: number, engine: Engine): () => Promise<string> {
+    if (this.copy) {
+      const written = this.writeFollowed(pos).catch((error: unknown) => {
+        this.copy = false;
+        throw error;
+      });
+      written.catch(() => undefined); // the caller hears of it when it calls
+      return () => written;
+    }
+    const exported = exportSnapshot(engine);
+    return () => this.write(pos, exported);
   }
 
   /**

@@ -5,9 +5,8 @@
 // SnapshotThreadUnavailable.
 
 import { Worker } from 'node:worker_threads';
-import type { FollowedRecord, SnapshotJob, SnapshotReply } from './snapshotWorker.js';
-
-export type { FollowedRecord } from './snapshotWorker.js';
+import type { CommandRecord } from '../log/eventLog.js';
+import type { SnapshotJob, SnapshotReply } from './snapshotWorker.js';
 
 function workerUrl(): URL {
   // Compiled, the worker is snapshotWorker.js beside this file; from source (tests), snapshotWorker.ts.
@@ -41,7 +40,7 @@ export class SnapshotThread {
   }
 
   /** Durable records for the follower, in log order, continuing its position. No answer. */
-  follow(records: readonly FollowedRecord[]): void {
+  follow(records: readonly CommandRecord[]): void {
     this.worker?.postMessage({ kind: 'follow', records } satisfies SnapshotJob);
   }
 

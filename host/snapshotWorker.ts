@@ -10,18 +10,11 @@
 // applied before it. Files are written one at a time, in order.
 
 import { parentPort } from 'node:worker_threads';
-import { exportSnapshot, restoreSnapshot, type Command, type Engine, type EngineSnapshot } from '../engine/index.js';
+import { exportSnapshot, restoreSnapshot, type Engine, type EngineSnapshot } from '../engine/index.js';
 import { writeFileDurably } from '../log/durableFile.js';
+import { lastSeqOf, type CommandRecord } from '../log/eventLog.js';
 import { nameThisThread } from '../server/threadName.js';
 import { snapshotFileText, snapshotText } from './snapshotText.js';
-
-/** A durable record as the follower needs it: the command, and the last event sequence number it logged. */
-export interface FollowedRecord {
-  readonly pos: number;
-  readonly command: Command;
-  /** Sequence number of the record's last event; null when it produced none. */
-  readonly seq: number | null;
-}
 
 export type SnapshotJob =
   /** The snapshot file of an export at `pos` (JSON of exportSnapshot). */
@@ -29,7 +22,7 @@ export type SnapshotJob =
   /** Start (or start again) the follower from an export at `pos`. */
   | { readonly kind: 'seed'; readonly id: number; readonly pos: number; readonly engineJson: string }
   /** Durable records, in order, continuing the follower's position. */
-  | { readonly kind: 'follow'; readonly records: readonly FollowedRecord[] }
+  | { readonly kind: 'follow'; readonly records: readonly CommandRecord[] }
   /** The snapshot file of the follower, which must be at `pos`. */
   | { readonly kind: 'followed'; readonly id: number; readonly path: string; readonly pos: number };
 
@@ -46,7 +39,7 @@ let follower: { engine: Engine; pos: number } | undefined;
 /** Why the follower cannot be used (it diverged, or was never seeded). */
 let broken: string | undefined = 'no follower was seeded';
 
-function follow(records: readonly FollowedRecord[]): void {
+function follow(records: readonly CommandRecord[]): void {
   if (follower === undefined || broken !== undefined) return;
   for (const record of records) {
     if (record.pos !== follower.pos + 1) {
@@ -54,7 +47,7 @@ function follow(records: readonly FollowedRecord[]): void {
       return;
     }
     const events = follower.engine.apply(record.command);
-    const produced = events.length === 0 ? follower.engine.seq : (events[events.length - 1]?.seq ?? follower.engine.seq);
+    const produced = lastSeqOf(events) ?? follower.engine.seq;
     if (record.seq !== null && produced !== record.seq) {
       broken = `the follower diverged at log position ${record.pos}: it reached event ${produced}, the log recorded ${record.seq}`;
       return;

@@ -21,6 +21,28 @@ export interface LogRecord {
   readonly events: readonly EngineEvent[];
 }
 
+/**
+ * A record without its events: its command, and the sequence number its events end at. A follower that applies
+ * the command makes the events itself (the engine is deterministic) and checks it reaches that number: the
+ * engine's records to its API nodes (cluster/commandWire.ts), and to its copy on the snapshot thread.
+ */
+export interface CommandRecord {
+  readonly pos: number;
+  readonly command: Command;
+  /** The sequence number of the record's last event; null when the command produced none. */
+  readonly seq: number | null;
+}
+
+/** The sequence number of the last of `events`; null when there are none. */
+export function lastSeqOf(events: readonly EngineEvent[]): number | null {
+  const last = events[events.length - 1];
+  return last === undefined ? null : last.seq;
+}
+
+export function commandRecordOf(record: LogRecord): CommandRecord {
+  return { pos: record.pos, command: record.command, seq: lastSeqOf(record.events) };
+}
+
 /** What the projections read of a record: its position and events (the command is not decoded). */
 export type EventsRecord = Pick<LogRecord, 'pos' | 'events'>;
 

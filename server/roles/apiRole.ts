@@ -16,7 +16,6 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/index.js';
-import { exportSnapshot } from '../../engine/index.js';
 import type { LogRecord } from '../../log/eventLog.js';
 import { openKafkaLog } from '../../log/kafka/kafkaLog.js';
 import { engineConfigOf } from '../../host/engineService.js';
@@ -81,7 +80,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
   logger.info({ pos: recovery.pos, snapshotPos: recovery.snapshotPos, replayed: recovery.replayed }, 'replica of the engine recovered');
   // The replica's snapshots come from a copy of it on the snapshot thread, sent every record the replica
   // applies (as the engine's come from its copy: host/engineHost.ts), so this thread no longer exports it.
-  let replicaFollowed = await snapshots.follow(recovery.pos, engine);
+  await snapshots.follow(recovery.pos, engine);
 
   const ch = await openRoleClickHouse(config, logger, signal);
   const db = config.clickhouseDatabase;
@@ -131,14 +130,8 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     seq: () => engine.seq,
     take: () => {
       const liveSnapshot = live?.ready === true ? { pos: live.position, bytes: snapshotBytes(live.state) } : undefined;
-      const replica = replicaFollowed
-        ? snapshots.writeFollowed(follower.position).catch((error: unknown) => {
-            // The copy cannot give it (it diverged, or its thread was restarted): exports from here from now on.
-            replicaFollowed = false;
-            throw error;
-          })
-        : snapshots.write(follower.position, exportSnapshot(engine));
-      return replica
+      return snapshots
+        .take(follower.position, engine)()
         .catch((error: unknown) => logger.error({ err: error }, 'replica snapshot failed'))
         .then(() => (liveSnapshot === undefined ? undefined : liveSnapshots.write(liveSnapshot.pos, liveSnapshot.bytes)))
         .catch((error: unknown) => logger.error({ err: error }, 'in-memory read model snapshot failed'))
@@ -154,7 +147,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
       const now = Date.now();
       for (const r of records) replicaDelay((now - r.command.time) / 1000);
       live?.offer(records);
-      if (replicaFollowed) snapshots.followed(records);
+      snapshots.followed(records);
       try {
         publisher.publish(records);
       } catch (error) {

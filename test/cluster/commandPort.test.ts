@@ -15,7 +15,8 @@ import { Journal } from '../../log/journal/journal.js';
 import type { LogRecord } from '../../log/eventLog.js';
 import { startCommandServer } from '../../cluster/commandServer.js';
 import { EngineClient, EngineUnavailableError } from '../../cluster/engineClient.js';
-import { LineSplitter, MAX_LINE_BYTES, type WireRecord } from '../../cluster/commandWire.js';
+import { LineSplitter, MAX_LINE_BYTES } from '../../cluster/commandWire.js';
+import type { CommandRecord } from '../../log/eventLog.js';
 import { ScriptedLog } from '../support/logWrappers.js';
 import { T0 } from '../support/records.js';
 
@@ -51,7 +52,7 @@ function rawExchange(text: string, ms = 500): Promise<{ lines: string[]; closed:
 }
 
 t.test('answers after durability, with the batch records sent first', async (tt) => {
-  const received: WireRecord[] = [];
+  const received: CommandRecord[] = [];
   const client = new EngineClient({ address, token: TOKEN, node: 'test-node', onRecords: (records) => received.push(...records) });
   await client.start(5_000);
   const applied = await client.submit({ type: 'Deposit', account: '0xa', amount: 5_000_000 });

@@ -9,7 +9,7 @@ import { FatalLogError, LogCorruptError, type LogRecord } from '../../log/eventL
 import { encodeRecord, UnknownRecordVersionError } from '../../log/recordCodec.js';
 import { KafkaLog, type KafkaLogOptions } from '../../log/kafka/kafkaLog.js';
 import { KafkaAppendError } from '../../log/kafka/kafkaErrors.js';
-import { kafkaBrokers, uniqueTopic } from '../support/kafkaBroker.js';
+import { kafkaBrokers, leaveOpenTransaction, uniqueTopic } from '../support/kafkaBroker.js';
 import { API, FaultySockets } from '../support/kafkaFaults.js';
 import { dumpTopic } from '../support/kafkaTopicDump.js';
 import { recordsFor, sessionCommands } from '../support/records.js';
@@ -203,12 +203,7 @@ t.test('reopening learns lastPos, also when the topic ends with an aborted trans
   await second.close();
 
   // A crashed writer leaves a transaction open; the next writer's start aborts it.
-  const kafka = new Kafka({ clientId: 'test-crashed-writer', brokers, logLevel: logLevel.NOTHING });
-  const producer = kafka.producer({ transactionalId: `${topic}.engine-writer`, idempotent: true, maxInFlightRequests: 1 });
-  await producer.connect();
-  const tx = await producer.transaction();
-  await tx.send({ topic, acks: -1, messages: [{ partition: 0, value: encodeRecord(slice(13, 13)[0] as LogRecord) }] });
-  await producer.disconnect();
+  await leaveOpenTransaction(brokers, topic, `${topic}.engine-writer`, encodeRecord(slice(13, 13)[0] as LogRecord));
 
   const third = await open(topic);
   t.teardown(() => third.close());

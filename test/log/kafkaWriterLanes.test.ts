@@ -10,7 +10,7 @@ import { FatalLogError, type LogRecord } from '../../log/eventLog.js';
 import { encodeRecord } from '../../log/recordCodec.js';
 import { KafkaLog, type KafkaLogOptions } from '../../log/kafka/kafkaLog.js';
 import { laneIds } from '../../log/kafka/writerLanes.js';
-import { kafkaBrokers, uniqueTopic } from '../support/kafkaBroker.js';
+import { kafkaBrokers, leaveOpenTransaction, uniqueTopic } from '../support/kafkaBroker.js';
 import { API, FaultySockets } from '../support/kafkaFaults.js';
 import { dumpTopic } from '../support/kafkaTopicDump.js';
 import { recordsFor, sessionCommands } from '../support/records.js';
@@ -71,12 +71,7 @@ t.test("a transaction a crashed writer left open on lane 2 is aborted when the n
   const first = await open(topic);
   await first.append(slice(1, 5));
   await first.close();
-  const kafka = new Kafka({ clientId: 'lanes-test-crashed', brokers, logLevel: logLevel.NOTHING });
-  const producer = kafka.producer({ transactionalId: `${topic}.engine-writer.2`, idempotent: true, maxInFlightRequests: 1 });
-  await producer.connect();
-  const tx = await producer.transaction();
-  await tx.send({ topic, acks: -1, messages: [{ partition: 0, value: encodeRecord(slice(6, 6)[0] as LogRecord) }] });
-  await producer.disconnect();
+  await leaveOpenTransaction(brokers, topic, `${topic}.engine-writer.2`, encodeRecord(slice(6, 6)[0] as LogRecord));
 
   const second = await open(topic);
   t.teardown(() => second.close());

@@ -7,6 +7,7 @@
 // KAFKA_TIER_ERROR and the files fail with it at once instead of each trying again.
 
 import tap from 'tap';
+import { Kafka, logLevel } from 'kafkajs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,4 +66,17 @@ let counter = 0;
 export function uniqueTopic(label: string): string {
   counter += 1;
   return `test-${label}-${process.pid}-${Date.now().toString(36)}-${counter}`;
+}
+
+/**
+ * Leaves a transaction open on `topic` holding `value`, as a writer that crashed mid-append does: a producer
+ * with `transactionalId` sends it and disconnects without committing or aborting.
+ */
+export async function leaveOpenTransaction(brokers: readonly string[], topic: string, transactionalId: string, value: Buffer): Promise<void> {
+  const kafka = new Kafka({ clientId: 'test-crashed-writer', brokers: [...brokers], logLevel: logLevel.NOTHING });
+  const producer = kafka.producer({ transactionalId, idempotent: true, maxInFlightRequests: 1 });
+  await producer.connect();
+  const tx = await producer.transaction();
+  await tx.send({ topic, acks: -1, messages: [{ partition: 0, value }] });
+  await producer.disconnect();
 }
