@@ -19,24 +19,31 @@
 //
 // Env: BENCH_SECONDS (10), BENCH_RATE (100), BENCH_SUBS_LATENCY (1000), BENCH_SUBS_MAX (5000),
 // BENCH_CLIENT_THREADS (1), BENCH_LATENCY (edge,direct,bare), BENCH_THROUGHPUT (edge,bare), BENCH_EDGE;
-// BENCH_CPU_PROF=<dir>: a CPU profile of each server's main thread over each drive, in that directory.
+// BENCH_CPU_PROF=<dir>: a CPU profile of each server's main thread over each drive, in that directory;
+// BENCH_DUMP=<dir>: each latency run's figures per change (dumpPerChange()), in that directory.
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { describeLoad, startLoadProbe, type LoadFigures } from './ws/loadProbe.js';
 import { monoMs } from './ws/rawWsClient.js';
 import { SubscriberPool } from './ws/subscriberPool.js';
-import { serve, type AckMessage, type DriveRequest, type ServerMessage } from './ws/wsBenchServer.js';
+import { buildNativeClient, NativePool } from './ws/nativePool.js';
+import { serve, type AckMessage, type DriveRequest, type Mark, type ServerMessage } from './ws/wsBenchServer.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 100);
 const SUBS_LATENCY = Number(process.env.BENCH_SUBS_LATENCY ?? 1000);
 const SUBS_MAX = Number(process.env.BENCH_SUBS_MAX ?? 5000);
 const CLIENT_THREADS = Number(process.env.BENCH_CLIENT_THREADS ?? 1);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3);
+const CLIENT_KIND = process.env.BENCH_CLIENT ?? 'native';
+if (CLIENT_KIND !== 'native' && CLIENT_KIND !== 'node') throw new Error(`BENCH_CLIENT: native or node, not ${CLIENT_KIND}`);
 const CORES = availableParallelism();
 const PROFILE_DIR = process.env.BENCH_CPU_PROF;
+const DUMP_DIR = process.env.BENCH_DUMP;
 
 const TARGETS = ['edge', 'direct', 'bare'] as const;
 type Target = (typeof TARGETS)[number];
@@ -112,12 +119,56 @@ function summary(values: Float64Array): Latency {
   return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? 0, samples: sorted.length };
 }
 
+/** The driver's own load, with the native client processes' CPU over the same span added as a thread 'wsclient'. */
+function withNativeCpu(load: LoadFigures, end: { userMs: number; systemMs: number } | undefined, start: { userMs: number; systemMs: number } | undefined): LoadFigures {
+  if (end === undefined || start === undefined) return load;
+  const userMs = end.userMs - start.userMs;
+  const systemMs = end.systemMs - start.systemMs;
+  return { ...load, threadsMs: { ...load.threadsMs, wsclient: userMs + systemMs }, userMs: load.userMs + userMs, systemMs: load.systemMs + systemMs };
+}
+
+/**
+ * BENCH_DUMP: one row per change, [ms since the first change was durable, durable → published ms, slowest
+ * delivery ms, mean delivery ms, deliveries], to see when in a run the slow deliveries came (with the first
+ * change's durable moment in monoMs(), to set them beside a trace of the machine's scheduler).
+ */
+function dumpPerChange(file: string, receipts: { ts: Float64Array; at: Float64Array }, durable: Map<number, number>, marks: readonly Mark[]): void {
+  const per = new Map<number, [max: number, sum: number, n: number]>();
+  for (let i = 0; i < receipts.ts.length; i++) {
+    const time = receipts.ts[i] as number;
+    const d = durable.get(time);
+    if (d === undefined) continue;
+    const l = (receipts.at[i] as number) - d;
+    const e = per.get(time) ?? [0, 0, 0];
+    e[0] = Math.max(e[0], l);
+    e[1] += l;
+    e[2]++;
+    per.set(time, e);
+  }
+  const t0 = marks[0]?.[1] ?? 0;
+  const rows = marks.map(([time, d, p]) => {
+    const [max, sum, n] = per.get(time) ?? [NaN, NaN, 0];
+    return [d - t0, p - d, max, sum / n, n].map((x) => Number(x.toFixed(2)));
+  });
+  writeFileSync(file, JSON.stringify({ firstDurableMonoMs: t0, rows }));
+}
+
 async function run(mode: Target, subscribers: number, rate: number): Promise<Run> {
   const server = await startServer(mode);
   const { port, path, subscribe } = server.ready;
-  const pool = await SubscriberPool.start({ threads: CLIENT_THREADS, port, path, subscribe, subscribers, record: rate > 0 });
+  const options = { threads: CLIENT_THREADS, port, path, subscribe, subscribers, record: rate > 0 };
+  const pool = CLIENT_KIND === 'native' ? await NativePool.start(options) : await SubscriberPool.start(options);
   await new Promise((r) => setTimeout(r, 500));
-
+  // Unmeasured changes first, so that what is measured is a service whose paths are compiled and warm, as one
+  // in operation is, not its first publishes (the same for every target). At a rate, they are the start of the
+  // same stream (the server drives on without a pause and counts from the end of the warm-up; the client's
+  // receipts of warm-up changes match no mark and are left out); as fast as they go, a separate drive at RATE
+  // first, since the flow control counts from the client's start.
+  if (rate === 0 && WARMUP_SECONDS > 0) {
+    server.child.send({ kind: 'drive', rate: RATE, seconds: WARMUP_SECONDS } satisfies DriveRequest);
+    if ((await server.next()).kind !== 'driven') throw new Error('expected driven');
+    await new Promise((r) => setTimeout(r, 500));
+  }
   await pool.drive();
   const acker =
     rate > 0
@@ -125,13 +176,16 @@ async function run(mode: Target, subscribers: number, rate: number): Promise<Run
       : setInterval(() => {
           server.child.send({ kind: 'ack', seen: pool.seen } satisfies AckMessage);
         }, 5);
-  const clientProbe = startLoadProbe();
-  const started = monoMs();
   const profile = PROFILE_DIR === undefined ? undefined : join(PROFILE_DIR, `ws-${mode}-${subscribers}-${rate}.cpuprofile`);
-  server.child.send({ kind: 'drive', rate, seconds: SECONDS, profile } satisfies DriveRequest);
+  const warmupSeconds = rate > 0 ? WARMUP_SECONDS : 0;
+  server.child.send({ kind: 'drive', rate, seconds: SECONDS, profile, warmupSeconds } satisfies DriveRequest);
+  if (warmupSeconds > 0 && (await server.next()).kind !== 'measuring') throw new Error('expected measuring');
+  const clientProbe = startLoadProbe(!(pool instanceof NativePool));
+  const nativeCpu0 = pool instanceof NativePool ? pool.cpuMs() : undefined;
+  const started = monoMs();
   const done = await server.next();
   if (done.kind !== 'driven') throw new Error('expected driven');
-  const clientLoad = clientProbe.stop();
+  const clientLoad = withNativeCpu(clientProbe.stop(), pool instanceof NativePool && nativeCpu0 !== undefined ? pool.cpuMs() : undefined, nativeCpu0);
   // Deliveries still in flight when the last change was made.
   await new Promise((r) => setTimeout(r, 1000));
   clearInterval(acker);
@@ -139,6 +193,8 @@ async function run(mode: Target, subscribers: number, rate: number): Promise<Run
   const span = (Math.max(receipts.last, started + 1) - started) / 1000;
   let latencyMs: Latency | undefined;
   let publishMs: Latency | undefined;
+  let delivered = receipts.delivered;
+  let msgsPerSec = receipts.delivered / span;
   if (rate > 0) {
     const durable = new Map(done.marks.map(([time, at]) => [time, at]));
     const lat = new Float64Array(receipts.ts.length);
@@ -148,6 +204,9 @@ async function run(mode: Target, subscribers: number, rate: number): Promise<Run
       if (d !== undefined) lat[m++] = (receipts.at[i] as number) - d;
     }
     latencyMs = summary(lat.subarray(0, m));
+    delivered = m;
+    msgsPerSec = m / SECONDS;
+    if (DUMP_DIR !== undefined) dumpPerChange(join(DUMP_DIR, `ws-${mode}-${subscribers}-${rate}.json`), receipts, durable, done.marks);
     publishMs = summary(Float64Array.from(done.marks, ([, d, p]) => p - d));
   }
   await pool.close();
@@ -158,8 +217,8 @@ async function run(mode: Target, subscribers: number, rate: number): Promise<Run
     subscribers,
     held: receipts.held,
     changes: done.changes,
-    delivered: receipts.delivered,
-    msgsPerSec: receipts.delivered / span,
+    delivered,
+    msgsPerSec,
     messageBytes: receipts.messageBytes,
     latencyMs,
     publishMs,
@@ -175,13 +234,19 @@ function show(r: Run): void {
   console.log(`${LABEL[r.mode].padEnd(20)} ${String(r.subscribers).padStart(5)} subscribers (${r.held} held): ${r.changes} changes, ${r.delivered} delivered, ${Math.round(r.msgsPerSec)} msgs/s, ${r.messageBytes} B/msg${lat}`);
   if (r.publishMs !== undefined && r.mode !== 'bare') console.log(`        durable → published: p50 ${r.publishMs.p50.toFixed(2)} ms, p99 ${r.publishMs.p99.toFixed(2)} ms, max ${r.publishMs.max.toFixed(2)} ms`);
   console.log(`        machine ${Math.round(r.serverLoad.machineBusy * 100)}% busy (${CORES} cores); server: ${describeLoad(r.serverLoad, r.seconds)}`);
-  console.log(`        client (${CLIENT_THREADS} threads): ${describeLoad(r.clientLoad, r.seconds)}; worst thread's loop delay p99 ${r.clientLoopDelayP99Ms.toFixed(1)} ms`);
+  const clientDelay = CLIENT_KIND === 'native' ? `epoll round p99 ${r.clientLoopDelayP99Ms.toFixed(2)} ms` : `worst thread's loop delay p99 ${r.clientLoopDelayP99Ms.toFixed(1)} ms`;
+  console.log(`        client (${CLIENT_KIND}, ${CLIENT_THREADS}): ${describeLoad(r.clientLoad, r.seconds)}; ${clientDelay}`);
 }
 
 async function main(): Promise<void> {
   const latencyTargets = targetsOf('BENCH_LATENCY', 'edge,direct,bare');
   const throughputTargets = targetsOf('BENCH_THROUGHPUT', 'edge,bare');
-  console.log(`bench:ws — ${SECONDS} s per run; latency at ${SUBS_LATENCY} subscribers and ${RATE} changes/s; throughput at ${SUBS_MAX} subscribers; client in ${CLIENT_THREADS} thread(s)`);
+  if (CLIENT_KIND === 'native') {
+    const why = buildNativeClient();
+    if (why !== undefined) throw new Error(`the native client (bench/ws/wsclient.c) cannot be built: ${why}; BENCH_CLIENT=node runs the Node client instead`);
+  }
+  const clientText = CLIENT_KIND === 'native' ? `native client (C, epoll) in ${CLIENT_THREADS} process(es)` : `Node client in ${CLIENT_THREADS} thread(s)`;
+  console.log(`bench:ws — ${SECONDS} s per run; latency at ${SUBS_LATENCY} subscribers and ${RATE} changes/s; throughput at ${SUBS_MAX} subscribers; ${clientText}`);
   const latency = new Map<Target, Run>();
   for (const target of latencyTargets) {
     const r = await run(target, SUBS_LATENCY, RATE);
@@ -211,6 +276,7 @@ async function main(): Promise<void> {
       serviceVsBare: Number(ratio.toFixed(3)),
       latencySubscribers: SUBS_LATENCY,
       latencyRate: RATE,
+      client: CLIENT_KIND,
       clientThreads: CLIENT_THREADS,
       p50Ms: round(service?.latencyMs?.p50),
       p99Ms: round(service?.latencyMs?.p99),

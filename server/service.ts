@@ -21,6 +21,7 @@ import type { HttpServer } from '../api/http/httpServer.js';
 import type { HeaderEdge } from '../api/http/headerEdge.js';
 import { loadUws } from '../api/http/uwsLoader.js';
 import { ServiceMetrics } from './metrics.js';
+import { keepForeignThreadsNiced } from './processPriority.js';
 import { startDemoTraders, type DemoTraders } from '../demo/demoTraders.js';
 import { LateFanout, startFront } from './front.js';
 import { StreamPublisher } from '../api/ws/streamPublisher.js';
@@ -148,6 +149,9 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   await live?.start(ch, db, projector.position);
   const projectorStop = new AbortController();
   const projectorRun = projector.run(projectorStop.signal).catch((error: unknown) => logger.error({ err: error }, 'projector stopped'));
+  // The embedded ClickHouse's threads below the order path's (--clickhouse-nice); its pools exist by now and
+  // the threads they add later are set within a second.
+  const clickhouseNice = config.clickhouseMode === 'embedded' && config.clickhouseNice > 0 ? keepForeignThreadsNiced(config.clickhouseNice) : undefined;
 
   const markets = new MarketIndex(ch, db);
   late.markets = markets;
@@ -211,6 +215,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
       projectorStop.abort();
       await projectorRun;
       await engineService.close();
+      clickhouseNice?.stop();
       metrics.close();
       if (ownsClickHouse) await ch.close();
       logger.info('stopped');

@@ -37,15 +37,19 @@ export interface LoadProbe {
   stop(): LoadFigures;
 }
 
-export function startLoadProbe(): LoadProbe {
+/**
+ * `loopDelay` false: no event-loop delay figures (NaN), and none of the timer wake-ups that measuring them costs
+ * (a thousand a second): for a process that only waits while another does the work.
+ */
+export function startLoadProbe(loopDelay = true): LoadProbe {
   const cpu0 = threadCpuMs();
   const usage0 = process.cpuUsage();
   const machine0 = machineJiffies();
   const delay = monitorEventLoopDelay({ resolution: 1 });
-  delay.enable();
+  if (loopDelay) delay.enable();
   return {
     stop() {
-      delay.disable();
+      if (loopDelay) delay.disable();
       const cpu1 = threadCpuMs();
       const usage = process.cpuUsage(usage0);
       const threadsMs: Record<string, number> = {};
@@ -55,7 +59,7 @@ export function startLoadProbe(): LoadProbe {
       }
       const machine1 = machineJiffies();
       const machineBusy = machine0 === undefined || machine1 === undefined ? NaN : (machine1[0] - machine0[0]) / Math.max(1, machine1[1] - machine0[1]);
-      return { threadsMs, userMs: usage.user / 1000, systemMs: usage.system / 1000, loopDelayP99Ms: delay.percentile(99) / 1e6, loopDelayMaxMs: delay.max / 1e6, machineBusy };
+      return { threadsMs, userMs: usage.user / 1000, systemMs: usage.system / 1000, loopDelayP99Ms: loopDelay ? delay.percentile(99) / 1e6 : NaN, loopDelayMaxMs: loopDelay ? delay.max / 1e6 : NaN, machineBusy };
     },
   };
 }
@@ -68,5 +72,6 @@ export function describeLoad(load: LoadFigures, seconds: number): string {
     .map(([name, ms]) => `${name} ${Math.round(ms / seconds / 10)}%`)
     .join(', ');
   const share = (ms: number): string => `${Math.round(ms / seconds / 10)}%`;
-  return `${threads || 'idle'} (user ${share(load.userMs)}, kernel ${share(load.systemMs)}); loop delay p99 ${load.loopDelayP99Ms.toFixed(1)} ms, max ${load.loopDelayMaxMs.toFixed(1)} ms`;
+  const delay = Number.isNaN(load.loopDelayP99Ms) ? '' : `; loop delay p99 ${load.loopDelayP99Ms.toFixed(1)} ms, max ${load.loopDelayMaxMs.toFixed(1)} ms`;
+  return `${threads || 'idle'} (user ${share(load.userMs)}, kernel ${share(load.systemMs)})${delay}`;
 }

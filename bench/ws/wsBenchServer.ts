@@ -33,6 +33,11 @@ export interface DriveRequest {
   readonly seconds: number;
   /** Profile the main thread's CPU over the drive into this file (.cpuprofile). */
   readonly profile?: string;
+  /**
+   * First this many seconds of the same changes, unmeasured (rate mode): then 'measuring' is sent, and the
+   * drive goes on at once; its marks, changes and load are from then on.
+   */
+  readonly warmupSeconds?: number;
 }
 
 /** The changes every subscriber has received so far (the slowest's count), for max mode's flow control. */
@@ -46,6 +51,7 @@ export const WINDOW = 64;
 
 export type ServerMessage =
   | { kind: 'ready'; port: number; path: string; subscribe: string }
+  | { kind: 'measuring' }
   | { kind: 'driven'; changes: number; marks: Mark[]; load: LoadFigures };
 
 /** A change's record time (its price_change's `timestamp`), when it was durable, and when it was published. */
@@ -112,8 +118,15 @@ async function drive(request: DriveRequest, change: (i: number) => Promise<void>
   return i;
 }
 
-/** drive() under the load probe, and the CPU profiler when asked. */
-async function measured(request: DriveRequest, change: (i: number) => Promise<void> | void): Promise<{ changes: number; load: LoadFigures }> {
+/** drive() under the load probe, and the CPU profiler when asked, after the warm-up; `reset` forgets the marks so far. */
+async function measured(request: DriveRequest, change: (i: number) => Promise<void> | void, reset: () => void): Promise<{ changes: number; load: LoadFigures }> {
+  if ((request.warmupSeconds ?? 0) > 0) {
+    const warmed = await drive({ ...request, seconds: request.warmupSeconds ?? 0 }, change);
+    reset();
+    reply({ kind: 'measuring' });
+    const from = change;
+    change = (i) => from(warmed + i); // the stream goes on where the warm-up left it
+  }
   if (request.profile !== undefined) await startCpuProfile();
   const probe = startLoadProbe();
   const changes = await drive(request, change);
@@ -179,7 +192,7 @@ async function serveService(direct: boolean): Promise<void> {
       return;
     }
     marks = [];
-    void measured(m, change).then(({ changes, load }) => reply({ kind: 'driven', changes, marks, load }));
+    void measured(m, change, () => (marks = [])).then(({ changes, load }) => reply({ kind: 'driven', changes, marks, load }));
   });
   reply({ kind: 'ready', port: direct ? (service.wsPort as number) : service.port, path: '/ws/market', subscribe: JSON.stringify({ type: 'market', assets_ids: [TOKENS[0]] }) });
 }
@@ -216,7 +229,7 @@ async function serveBare(): Promise<void> {
       process.exit(0);
     }
     marks = [];
-    void measured(m, change).then(({ changes, load }) => reply({ kind: 'driven', changes, marks, load }));
+    void measured(m, change, () => (marks = [])).then(({ changes, load }) => reply({ kind: 'driven', changes, marks, load }));
   });
   reply({ kind: 'ready', port: uws.us_socket_local_port(socket), path: '/ws', subscribe: 'subscribe' });
 }

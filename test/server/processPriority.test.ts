@@ -33,3 +33,58 @@ t.test('every thread of the process runs at the nice value set, the threads star
   tt.ok(nices.length > set, 'threads were started after it');
   tt.same([...new Set(nices)], [7], 'every thread runs at nice 7');
 });
+
+// ForeignThreadNice in a process of its own: a worker that names itself as a library's thread would (here
+// "LibPool", like the embedded ClickHouse's pools) is set to the value; the main thread, Node's own threads
+// ("node") and the service's (pmx-*) are not; a foreign thread its library set to another value is left as
+// it is; a thread named later is set by the next call.
+const foreignScript = `
+import { Worker } from 'node:worker_threads';
+import { readdirSync, readFileSync } from 'node:fs';
+import { ForeignThreadNice } from './server/processPriority.ts';
+const named = (name, nice) => {
+  const w = new Worker(\`
+  import { writeFileSync } from 'node:fs';
+  import { setPriority } from 'node:os';
+  import { parentPort } from 'node:worker_threads';
+  parentPort.once('message', () => {
+    writeFileSync('/proc/thread-self/comm', '\${name}');
+    if (\${nice} !== 0) setPriority(0, \${nice});
+    parentPort.postMessage('named');
+  });
+  setInterval(() => {}, 1000);\`, { eval: true });
+  w.online = new Promise((r) => w.once('online', r));
+  return w;
+};
+const start = async (w) => { await w.online; w.postMessage('go'); await new Promise((r) => w.once('message', r)); };
+const threads = () => Object.fromEntries(readdirSync('/proc/self/task').map((tid) => [readFileSync('/proc/self/task/' + tid + '/comm', 'utf8').trim() + (tid === String(process.pid) ? '(main)' : ''), Number(readFileSync('/proc/self/task/' + tid + '/stat', 'utf8').split(') ')[1].split(' ')[16])]));
+const lib = named('LibPool', 0);
+const own = named('pmx-own', 0);
+const chosen = named('LibChosen', 3);
+const late = named('LibLate', 0);
+await start(lib); await start(own); await start(chosen);
+await late.online;
+const nicer = new ForeignThreadNice(9);
+const first = nicer.apply();
+const afterFirst = threads();
+await start(late);
+const second = nicer.apply();
+const third = nicer.apply();
+console.log(JSON.stringify({ first, second, third, afterFirst, afterSecond: threads() }));
+process.exit(0);
+`;
+
+t.test("a library's threads are set to the value, the service's own are not", { skip: existsSync('/proc/self/task') ? false : 'needs /proc (Linux)' }, async (tt) => {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS'));
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', foreignScript], { cwd: root, env, encoding: 'utf8' });
+  const r = JSON.parse(out.trim().split('\n').pop() as string) as { first: number; second: number; third: number; afterFirst: Record<string, number>; afterSecond: Record<string, number> };
+  tt.equal(r.first, 1, 'the first call sets the one foreign thread at the process value');
+  tt.equal(r.afterFirst.LibPool, 9, "the library's thread runs at nice 9");
+  tt.equal(r.afterFirst.LibChosen, 3, 'a thread its library set to another value keeps it');
+  tt.equal(r.afterFirst['pmx-own'], 0, "the service's named thread is not set");
+  tt.equal(r.afterFirst['node(main)'], 0, 'the main thread is not set');
+  tt.equal(r.afterFirst.node, 0, "Node's own threads are not set");
+  tt.equal(r.second, 1, 'a thread that took a foreign name since is set by the next call');
+  tt.equal(r.afterSecond.LibLate, 9);
+  tt.equal(r.third, 0, 'a call with nothing new sets nothing');
+});
