@@ -24,5 +24,5 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 ENV PMX_DATA_DIR=/data PMX_HTTP_HOST=0.0.0.0 PMX_LOG_FORMAT=json
 VOLUME ["/data"]
-EXPOSE 8080 7100
+EXPOSE 8080 8081 7100
 ENTRYPOINT ["sh", "-c", "exec node $(cat scripts/node-flags) dist/server/main.js \"$@\"", "--"]

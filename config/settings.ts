@@ -136,7 +136,7 @@ export const SETTINGS = {
   demoTraderCycleMs: setting(int(100, 60_000), 1000, "ms between two of the demo market maker's quote cycles (each refreshes one market's quotes); the takers act about every 1.5-2.5 cycles."),
 
   // WebSocket channels (/ws/market, /ws/user; docs/websocket.md)
-  wsPort: optional(int(0, 65535), 'Also serve the WebSocket channels on this port of the HTTP host, straight from uWS without the header edge (the public service gives them a host of their own; each message then crosses one socket instead of two). 0 picks a free port; unset: only on the public port. uWS 20.30 drops an upgrade request with "_" in a header name here.'),
+  wsPort: optional(int(0, 65535), 'Also serve the WebSocket channels on this port of the HTTP host, straight from uWS without the header edge, as the public service gives them a host of their own: each frame is written by uWS instead of a Node socket, and nothing beside it takes a core (npm start and the compose file use 8081). 0 picks a free port; unset: only on the public port. uWS 20.30 drops an upgrade request with "_" in a header name here.'),
   wsMaxSubscriptions: setting(int(1, 1_000_000), 1000, 'Most assets (market channel) or markets (user channel) one WebSocket connection may subscribe to; a subscribe beyond it is refused with an error frame and changes nothing.'),
   wsMaxMessageBytes: setting(int(1024, 16 * MiB), 64 * 1024, 'Largest message a WebSocket client may send; a larger one closes the connection (1009).'),
   wsMaxConnectionsPerIp: setting(int(1, 1_000_000), 100, 'Most open WebSocket connections per client IP; the upgrade beyond it is refused with 429.'),

@@ -15,7 +15,9 @@ export function startupLines(config: Config, service: Pick<RunningService, 'port
     `  order book and trading (CLOB): ${base}/clob   (also at the root: ${base}/book?token_id=…)`,
     `  catalog (Gamma):               ${base}/catalog/markets`,
     `  activity (Data API):           ${base}/activity/trades`,
-    `  WebSocket channels:            ${base.replace(/^http/, 'ws')}/ws/market, ${base.replace(/^http/, 'ws')}/ws/user${service.wsPort === undefined ? '' : ` (also on ws://${host}:${service.wsPort})`}`,
+    service.wsPort === undefined
+      ? `  WebSocket channels:            ${base.replace(/^http/, 'ws')}/ws/market, ${base.replace(/^http/, 'ws')}/ws/user`
+      : `  WebSocket channels:            ws://${host}:${service.wsPort}/ws/market, ws://${host}:${service.wsPort}/ws/user (their own port; also on ${base.replace(/^http/, 'ws')})`,
     `  OpenAPI:                       ${base}/openapi.json`,
     `  metrics (Prometheus):          ${base}/metrics`,
   ];

@@ -55,6 +55,7 @@ t.test('every service role starts with a configuration the service accepts', asy
       const proxyAddress = resolved.services.proxy?.networks?.default?.ipv4_address;
       tt.ok(proxyAddress !== undefined && proxyAddress !== '', 'the proxy has a fixed address');
       tt.same(result.config.trustedProxies, [proxyAddress], `${name} trusts the proxy's X-Forwarded-For, and nobody else's`);
+      tt.equal(result.config.wsPort, 8081, `${name} serves the WebSocket channels on their own port, where the proxy sends them`);
     }
   }
   tt.equal(Object.values(resolved.services).filter((s) => (s.command ?? []).join(' ').includes('--role engine')).length, 1, 'exactly one engine');

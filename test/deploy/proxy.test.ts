@@ -35,14 +35,17 @@ async function freePort(): Promise<number> {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
-const svc = await startTestService({ trustedProxies: ['127.0.0.1'], activityIpAllowlist: ['127.0.0.1/32', '127.0.0.2/32'], wsMaxConnectionsPerIp: 2 });
+const svc = await startTestService({ trustedProxies: ['127.0.0.1'], activityIpAllowlist: ['127.0.0.1/32', '127.0.0.2/32'], wsMaxConnectionsPerIp: 2, wsPort: 0 });
 t.teardown(() => svc.close());
 const servicePort = svc.service.port;
+const channelPort = svc.service.wsPort;
+if (channelPort === undefined) throw new Error('the channel port is set');
 const port = await freePort();
 const prefix = mkdtempSync(join(tmpdir(), 'nginx-'));
 // This machine's addresses instead of the compose network's names; both upstreams are the one service here.
 const local = conf
   .replace(/server api[12]:8080;/g, `server 127.0.0.1:${servicePort};`)
+  .replace(/server api[12]:8081;/g, `server 127.0.0.1:${channelPort};`)
   .replace('listen 80;', `listen 127.0.0.1:${port};`)
   .replace('worker_processes auto;', `worker_processes 1;\npid ${prefix}/nginx.pid;\nerror_log ${prefix}/error.log warn;`);
 writeFileSync(join(prefix, 'nginx.conf'), local);
@@ -72,6 +75,8 @@ t.test('the proxy configuration: as nginx leaves it, plus what public clients ne
   tt.notMatch(plain, /proxy_http_version/, 'plain requests go upstream on nginx\'s default HTTP version (1.0)');
   tt.match(conf, /underscores_in_headers on;/, 'POLY_* headers pass');
   tt.match(conf, /location ~ \^\/\(clob\/\)\?ws\/ \{[^}]*proxy_http_version 1\.1;[^}]*Upgrade \$http_upgrade[^}]*\}/s, 'WebSocket paths are upgraded');
+  tt.match(conf, /location ~ \^\/\(clob\/\)\?ws\/ \{\s*proxy_pass http:\/\/api_channels;/, "WebSocket paths go to the API nodes' channel port");
+  tt.match(conf, /upstream api_channels \{\s*server api1:8081;\s*server api2:8081;\s*\}/, 'the channel port of each API node');
   tt.match(conf, /server api1:8080;\s*server api2:8080;/, 'both API nodes behind it');
 });
 
@@ -96,7 +101,8 @@ t.test('the official client signs in and trades through nginx (POLY_* headers)',
   const creds = await new ClobClient({ host: `${base}/clob`, chain: 137, signer, throwOnError: true }).createOrDeriveApiKey();
   tt.ok(creds.key, 'L1 sign-in through the proxy');
   const client = new ClobClient({ host: `${base}/clob`, chain: 137, signer, creds, throwOnError: true });
-  const ws = await WsClient.connect(`ws://127.0.0.1:${port}/ws/market`);
+  // With a header of the official client's kind: nginx passes only the upgrade's own headers to the channel port.
+  const ws = await WsClient.connect(`ws://127.0.0.1:${port}/ws/market`, { headers: { POLY_ADDRESS: wallet.address } });
   ws.send({ type: 'market', assets_ids: [YES] });
   const snapshot = await ws.next((f) => eventsOf(f).some((e) => e.event_type === 'book'));
   tt.ok(snapshot, 'the market channel upgraded through nginx and sent its snapshot');
