@@ -82,11 +82,23 @@ export class ForeignThreadNice {
   }
 }
 
-/** ForeignThreadNice applied now and every `everyMs` until stop() (the timer keeps no process alive). */
-export function keepForeignThreadsNiced(nice: number, everyMs = 1000): { stop(): void } {
+/**
+ * ForeignThreadNice applied now and every `everyMs` until stop() (the timer keeps no process alive). A failure
+ * is told to onError and ends it (the threads keep whatever value they have): a priority is worth no crash.
+ */
+export function keepForeignThreadsNiced(nice: number, onError: (error: unknown) => void, everyMs = 1000): { stop(): void } {
   const nicer = new ForeignThreadNice(nice);
-  nicer.apply();
-  const timer = setInterval(() => nicer.apply(), everyMs);
+  let timer: NodeJS.Timeout | undefined;
+  const apply = (): void => {
+    try {
+      nicer.apply();
+    } catch (error) {
+      clearInterval(timer);
+      onError(error);
+    }
+  };
+  timer = setInterval(apply, everyMs);
   timer.unref();
+  apply();
   return { stop: () => clearInterval(timer) };
 }

@@ -151,7 +151,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const projectorRun = projector.run(projectorStop.signal).catch((error: unknown) => logger.error({ err: error }, 'projector stopped'));
   // The embedded ClickHouse's threads below the order path's (--clickhouse-nice); its pools exist by now and
   // the threads they add later are set within a second.
-  const clickhouseNice = config.clickhouseMode === 'embedded' && config.clickhouseNice > 0 ? keepForeignThreadsNiced(config.clickhouseNice) : undefined;
+  const clickhouseNice = config.clickhouseMode === 'embedded' && config.clickhouseNice > 0 ? keepForeignThreadsNiced(config.clickhouseNice, (error) => logger.warn({ err: error }, 'the embedded ClickHouse threads keep their CPU priority')) : undefined;
 
   const markets = new MarketIndex(ch, db);
   late.markets = markets;

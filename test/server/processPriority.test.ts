@@ -88,3 +88,18 @@ t.test("a library's threads are set to the value, the service's own are not", { 
   tt.equal(r.afterSecond.LibLate, 9);
   tt.equal(r.third, 0, 'a call with nothing new sets nothing');
 });
+
+t.test('keepForeignThreadsNiced reports a failure once and stops, instead of throwing from its timer', { skip: existsSync('/proc/self/task') ? false : 'needs /proc (Linux)' }, async (tt) => {
+  const { keepForeignThreadsNiced } = await import('../../server/processPriority.js');
+  const { Worker } = await import('node:worker_threads');
+  // A foreign thread in this process, and a value setpriority() refuses: every apply() would throw.
+  const lib = new Worker("require('node:fs').writeFileSync('/proc/thread-self/comm', 'LibPool'); require('node:worker_threads').parentPort.postMessage('named'); setInterval(() => {}, 1000);", { eval: true });
+  await new Promise((r) => lib.once('message', r));
+  const errors: unknown[] = [];
+  const kept = keepForeignThreadsNiced(Number.NaN, (error) => errors.push(error), 5);
+  await new Promise((r) => setTimeout(r, 60));
+  kept.stop();
+  await lib.terminate();
+  tt.equal(errors.length, 1, 'one failure reported, then no more tries');
+  tt.match(String(errors[0]), /nice|priority|range|NaN/i, 'the failure is the one setpriority() raised');
+});
