@@ -88,7 +88,6 @@ export class ForeignThreadNice {
  */
 export function keepForeignThreadsNiced(nice: number, onError: (error: unknown) => void, everyMs = 1000): { stop(): void } {
   const nicer = new ForeignThreadNice(nice);
-  let timer: NodeJS.Timeout | undefined;
   const apply = (): void => {
     try {
       nicer.apply();
@@ -97,7 +96,7 @@ export function keepForeignThreadsNiced(nice: number, onError: (error: unknown) 
       onError(error);
     }
   };
-  timer = setInterval(apply, everyMs);
+  const timer = setInterval(apply, everyMs);
   timer.unref();
   apply();
   return { stop: () => clearInterval(timer) };
