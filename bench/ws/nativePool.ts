@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PoolOptions, PoolReceipts } from './subscriberPool.js';
+import { mergeReceipts, type PoolOptions, type PoolReceipts } from './subscriberPool.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** The source: beside this module when run from source, under bench/ when run from dist/bench/ws. */
@@ -149,26 +149,7 @@ export class NativePool {
         return { ts, at, delivered: delivered as number, held: held as number, first: first as number, last: last as number, messageBytes: messageBytes as number, loopDelayP99Ms: roundP99 as number, loopDelayMaxMs: roundMax as number };
       }),
     );
-    const total = parts.reduce((s, p) => s + p.ts.length, 0);
-    const ts = new Float64Array(total);
-    const at = new Float64Array(total);
-    let o = 0;
-    for (const p of parts) {
-      ts.set(p.ts, o);
-      at.set(p.at, o);
-      o += p.ts.length;
-    }
-    return {
-      ts,
-      at,
-      delivered: parts.reduce((s, p) => s + p.delivered, 0),
-      held: parts.reduce((s, p) => s + p.held, 0),
-      first: Math.min(...parts.map((p) => p.first)),
-      last: Math.max(...parts.map((p) => p.last)),
-      messageBytes: Math.max(...parts.map((p) => p.messageBytes)),
-      loopDelayP99Ms: Math.max(...parts.map((p) => p.loopDelayP99Ms)),
-      loopDelayMaxMs: Math.max(...parts.map((p) => p.loopDelayMaxMs)),
-    };
+    return mergeReceipts(parts);
   }
 
   async close(): Promise<void> {

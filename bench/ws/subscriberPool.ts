@@ -18,6 +18,30 @@ export interface PoolOptions {
 /** Every thread's receipts together (loop delays: the worst thread's). */
 export type PoolReceipts = Omit<WorkerReceipts, 'kind'>;
 
+/** The receipts of every thread (or process) of a client as one client's. */
+export function mergeReceipts(parts: readonly PoolReceipts[]): PoolReceipts {
+  const total = parts.reduce((s, p) => s + p.ts.length, 0);
+  const ts = new Float64Array(total);
+  const at = new Float64Array(total);
+  let o = 0;
+  for (const p of parts) {
+    ts.set(p.ts, o);
+    at.set(p.at, o);
+    o += p.ts.length;
+  }
+  return {
+    ts,
+    at,
+    delivered: parts.reduce((s, p) => s + p.delivered, 0),
+    held: parts.reduce((s, p) => s + p.held, 0),
+    first: Math.min(...parts.map((p) => p.first)),
+    last: Math.max(...parts.map((p) => p.last)),
+    messageBytes: Math.max(...parts.map((p) => p.messageBytes)),
+    loopDelayP99Ms: Math.max(...parts.map((p) => p.loopDelayP99Ms)),
+    loopDelayMaxMs: Math.max(...parts.map((p) => p.loopDelayMaxMs)),
+  };
+}
+
 interface Thread {
   readonly worker: Worker;
   next(kind: WorkerMessage['kind']): Promise<WorkerMessage>;
@@ -92,26 +116,7 @@ export class SubscriberPool {
   async finish(): Promise<PoolReceipts> {
     for (const t of this.threads) t.worker.postMessage('finish' satisfies PoolMessage);
     const parts = (await Promise.all(this.threads.map((t) => t.next('receipts')))) as WorkerReceipts[];
-    const total = parts.reduce((s, p) => s + p.ts.length, 0);
-    const ts = new Float64Array(total);
-    const at = new Float64Array(total);
-    let o = 0;
-    for (const p of parts) {
-      ts.set(p.ts, o);
-      at.set(p.at, o);
-      o += p.ts.length;
-    }
-    return {
-      ts,
-      at,
-      delivered: parts.reduce((s, p) => s + p.delivered, 0),
-      held: parts.reduce((s, p) => s + p.held, 0),
-      first: Math.min(...parts.map((p) => p.first)),
-      last: Math.max(...parts.map((p) => p.last)),
-      messageBytes: Math.max(...parts.map((p) => p.messageBytes)),
-      loopDelayP99Ms: Math.max(...parts.map((p) => p.loopDelayP99Ms)),
-      loopDelayMaxMs: Math.max(...parts.map((p) => p.loopDelayMaxMs)),
-    };
+    return mergeReceipts(parts);
   }
 
   async close(): Promise<void> {
