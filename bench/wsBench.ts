@@ -1,15 +1,19 @@
 // `npm run bench:ws`: WebSocket delivery of the market channel, against a bare uWS pub/sub program as the
-// ceiling, in one run on one machine with one client for all (bench/ws/subscriberPool.ts: raw WebSocket
-// clients over TCP spread over BENCH_CLIENT_THREADS threads of this process) and messages of one size. The
-// servers run in a child process each (bench/ws/wsBenchServer.ts). Targets:
+// ceiling, in one run on one machine with one client for all and messages of one size. The client
+// (BENCH_CLIENT): native (default), raw WebSocket subscribers over TCP in C with epoll (bench/ws/wsclient.c,
+// BENCH_CLIENT_THREADS processes; bench/ws/nativePool.ts builds and drives it), which leaves the server more
+// of the cores it shares with it; or node, the same over node:net in BENCH_CLIENT_THREADS threads of this
+// process (bench/ws/subscriberPool.ts). The servers run in a child process each (bench/ws/wsBenchServer.ts).
+// Targets:
 // - edge: the service's public port, through the header edge (BENCH_EDGE=false: uWS on the port itself);
 // - direct: the service's --ws-port (uWS without the edge);
 // - bare: the bare uWS program.
 //
 // Runs:
 // 1. latency, per target of BENCH_LATENCY: SUBS_LATENCY subscribers on one token, RATE book changes per
-//    second for SECONDS (through the engine host in the service); latency of each delivery = receipt time −
-//    the moment its record was durable (the bare program: its publish), on one machine-wide clock.
+//    second for SECONDS (through the engine host in the service) after WARMUP_SECONDS of the same stream;
+//    latency of each delivery = receipt time − the moment its record was durable (the bare program: its
+//    publish), on one machine-wide clock.
 // 2. throughput, per target of BENCH_THROUGHPUT: SUBS_MAX subscribers, changes as fast as delivery sustains
 //    (closed loop: at most WINDOW changes ahead of the slowest subscriber); messages per second delivered.
 // Each run also prints the load it ran under: how busy the machine was, CPU per thread of the server and of
@@ -18,7 +22,8 @@
 // subscribers and 100 changes/s. The last line is one JSON object.
 //
 // Env: BENCH_SECONDS (10), BENCH_RATE (100), BENCH_SUBS_LATENCY (1000), BENCH_SUBS_MAX (5000),
-// BENCH_CLIENT_THREADS (1), BENCH_LATENCY (edge,direct,bare), BENCH_THROUGHPUT (edge,bare), BENCH_EDGE;
+// BENCH_WARMUP_SECONDS (3), BENCH_CLIENT (native), BENCH_CLIENT_THREADS (1), BENCH_LATENCY (edge,direct,bare),
+// BENCH_THROUGHPUT (edge,bare), BENCH_EDGE;
 // BENCH_CPU_PROF=<dir>: a CPU profile of each server's main thread over each drive, in that directory;
 // BENCH_DUMP=<dir>: each latency run's figures per change (dumpPerChange()), in that directory.
 
