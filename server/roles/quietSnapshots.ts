@@ -1,8 +1,9 @@
-// When an API node snapshots its replica and read model. Taking a snapshot holds the node's thread (the
-// engine's export and the read model's bytes: ~100 ms with tens of thousands of resting orders), and every
-// request waiting meanwhile pays for it; so a snapshot that is due (`every` events since the last) waits for a
-// moment without records (`quietMs`), and is taken regardless once twice as many events have passed. One at a
-// time: a snapshot due while one is being written waits for it.
+// When an API node snapshots its replica and read model. Taking a snapshot holds the node's thread (the read
+// model's bytes: ~0.6 s with 200,000 fills and 80,000 open orders held, bench:live-memory; the replica's
+// export is made on the snapshot thread, from its copy), and every request waiting meanwhile pays for it; so
+// a snapshot that is due (`every` events since the last) waits for a moment without records (`quietMs`), and
+// is taken regardless once twice as many events have passed. One at a time: a snapshot due while one is being
+// written waits for it.
 
 export interface QuietSnapshotsOptions {
   readonly every: number;
