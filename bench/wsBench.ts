@@ -125,8 +125,7 @@ function summary(values: Float64Array): Latency {
 }
 
 /** The driver's own load, with the native client processes' CPU over the same span added as a thread 'wsclient'. */
-function withNativeCpu(load: LoadFigures, end: { userMs: number; systemMs: number } | undefined, start: { userMs: number; systemMs: number } | undefined): LoadFigures {
-  if (end === undefined || start === undefined) return load;
+function withNativeCpu(load: LoadFigures, start: { userMs: number; systemMs: number }, end: { userMs: number; systemMs: number }): LoadFigures {
   const userMs = end.userMs - start.userMs;
   const systemMs = end.systemMs - start.systemMs;
   return { ...load, threadsMs: { ...load.threadsMs, wsclient: userMs + systemMs }, userMs: load.userMs + userMs, systemMs: load.systemMs + systemMs };
@@ -190,7 +189,7 @@ async function run(mode: Target, subscribers: number, rate: number): Promise<Run
   const started = monoMs();
   const done = await server.next();
   if (done.kind !== 'driven') throw new Error('expected driven');
-  const clientLoad = withNativeCpu(clientProbe.stop(), pool instanceof NativePool && nativeCpu0 !== undefined ? pool.cpuMs() : undefined, nativeCpu0);
+  const clientLoad = pool instanceof NativePool && nativeCpu0 !== undefined ? withNativeCpu(clientProbe.stop(), nativeCpu0, pool.cpuMs()) : clientProbe.stop();
   // Deliveries still in flight when the last change was made.
   await new Promise((r) => setTimeout(r, 1000));
   clearInterval(acker);

@@ -6,11 +6,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
+/** The ids of this process's threads (Linux /proc; throws elsewhere). */
+function threadIds(): number[] {
+  return readdirSync('/proc/self/task').map(Number).filter((tid) => Number.isInteger(tid) && tid > 0);
+}
+
 /** Sets the nice value of every thread of this process; returns how many threads were set. */
 export function setProcessNice(nice: number): number {
   let tids: number[];
   try {
-    tids = readdirSync('/proc/self/task').map(Number).filter((tid) => Number.isInteger(tid) && tid > 0);
+    tids = threadIds();
   } catch {
     setPriority(0, nice);
     return 1;
@@ -55,7 +60,7 @@ export class ForeignThreadNice {
     let tids: number[];
     let base: number;
     try {
-      tids = readdirSync('/proc/self/task').map(Number).filter((tid) => Number.isInteger(tid) && tid > 0);
+      tids = threadIds();
       base = niceOf(readFileSync(`/proc/self/task/${process.pid}/stat`, 'latin1'));
     } catch {
       return 0;
