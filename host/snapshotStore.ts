@@ -30,6 +30,7 @@ export interface SnapshotFile {
 }
 
 const NAME = /^snapshot-(\d{20})\.json$/;
+const TEMP = /^snapshot-(\d{20})\.json\.tmp$/;
 
 export class SnapshotStore {
   private readonly thread = new SnapshotThread();
@@ -63,7 +64,7 @@ export class SnapshotStore {
     }
     // Without the thread, on this one, as the thread would.
     if (this.inline) await writeFileDurably(path, snapshotText(pos, engineJson).text);
-    await this.prune();
+    await this.prune(pos);
     return path;
   }
 
@@ -124,10 +125,11 @@ export class SnapshotStore {
    * restarted): the caller then goes back to write().
    */
   async writeFollowed(pos: number): Promise<string> {
-    await mkdir(this.dir, { recursive: true });
     const path = this.pathOf(pos);
+    // Sent before anything is awaited: the copy takes it when the message arrives, so it must come before the
+    // records of the next batch (the thread creates the directory itself).
     await this.thread.writeFollowed(path, pos);
-    await this.prune();
+    await this.prune(pos);
     return path;
   }
 
@@ -146,10 +148,18 @@ export class SnapshotStore {
     return names.filter((n) => NAME.test(n)).sort().reverse();
   }
 
-  private async prune(): Promise<void> {
+  /**
+   * After the snapshot at `written` is in place: keeps the newest `keep`, and removes the temporary files a
+   * crash left of snapshots up to it. A later one's temporary file may be a write in progress (the thread
+   * writes them in order), so it stays.
+   */
+  private async prune(written: number): Promise<void> {
     const names = await this.names();
     for (const name of names.slice(this.keep)) await rm(join(this.dir, name), { force: true });
-    for (const name of await readdir(this.dir)) if (name.endsWith('.json.tmp')) await rm(join(this.dir, name), { force: true });
+    for (const name of await readdir(this.dir)) {
+      const pos = TEMP.exec(name)?.[1];
+      if (pos !== undefined && Number(pos) <= written) await rm(join(this.dir, name), { force: true });
+    }
   }
 
   /**

@@ -9,6 +9,8 @@
 // Jobs run in the order sent; an export is taken when its message arrives, so it is at exactly the records
 // applied before it. Files are written one at a time, in order.
 
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { exportSnapshot, restoreSnapshot, type Engine, type EngineSnapshot } from '../engine/index.js';
 import { writeFileDurably } from '../log/durableFile.js';
@@ -62,6 +64,7 @@ function writeInTurn(id: number, make: () => { text: string; stateHash: string }
   files = files.then(async () => {
     try {
       const { text, stateHash } = make();
+      await mkdir(dirname(path), { recursive: true });
       await writeFileDurably(path, text);
       port.postMessage({ kind: 'done', id, stateHash } satisfies SnapshotReply);
     } catch (error) {

@@ -167,7 +167,8 @@ t.test("with the engine's copy on the snapshot thread, a due snapshot is taken a
   t.teardown(() => store.close());
   const every = 300;
   const engine = new Engine();
-  const host = new EngineHost(engine, log, { maxBatch: 5, clock: tick, snapshotEvery: every, snapshots: store });
+  const failures: string[] = [];
+  const host = new EngineHost(engine, log, { maxBatch: 5, clock: tick, snapshotEvery: every, snapshots: store, onSnapshotError: (e) => failures.push(e.message) });
   t.equal(await host.followOnSnapshotThread(), true, 'the copy runs');
   // Each snapshot's start (the engine's event number when the host takes it) and the event number when its
   // file is written: the rule is timing-free in these terms, however slow the disk under a loaded CI.
@@ -198,6 +199,7 @@ t.test("with the engine's copy on the snapshot thread, a due snapshot is taken a
   // Due after `every` events, taken after that batch (5 commands, a few dozen events at most), unless the one
   // before is still being written, then after the batch that follows its write; the engine's own export would
   // wait for a quiet moment, here never before twice the interval.
+  t.same(failures, [], 'no snapshot failed');
   t.equal(store.following, true, 'the copy still follows');
   t.same(taken.map((x) => x.start), busy.map((f) => f.seq), 'every file is a snapshot the host took');
   const late = taken.slice(1).filter((x, i) => {

@@ -5,7 +5,7 @@
 // own export at each position, and refuses a position it does not hold or a record it does not reproduce.
 
 import t from 'tap';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, exportSnapshot } from '../../engine/index.js';
@@ -76,4 +76,35 @@ t.test("the thread's copy of the engine, sent the durable records, writes the en
   t.equal(await followed.follow(pos, engine), true);
   const path = await followed.writeFollowed(pos);
   t.equal(JSON.parse(readFileSync(path, 'utf8')).stateHash, engine.stateHash());
+});
+
+t.test("take() from the copy is at exactly its position, even when the next batch's records are sent at once", async (t) => {
+  // The directory does not exist yet: nothing may be awaited before the copy is asked, or the next batch's
+  // records would reach it first.
+  const dir = join(mkdtempSync(join(tmpdir(), 'snapshot-take-')), 'snapshots');
+  const store = new SnapshotStore(dir);
+  t.teardown(() => store.close());
+  const commands = sessionCommands(600);
+  const engine = new Engine();
+  t.equal(await store.follow(0, engine), true, 'the copy runs');
+  const first = recordsFor(commands.slice(0, 300), engine, 1);
+  store.followed(first);
+  const hashAt300 = engine.stateHash();
+  const written = store.take(300, engine);
+  store.followed(recordsFor(commands.slice(300, 600), engine, 301));
+  const path = await written();
+  t.equal(JSON.parse(readFileSync(path, 'utf8')).stateHash, hashAt300, 'the snapshot at 300 holds the state at 300');
+  t.equal(store.following, true, 'and the copy still follows');
+  t.equal(JSON.parse(readFileSync(await store.take(600, engine)(), 'utf8')).stateHash, engine.stateHash(), 'the next is at 600');
+});
+
+t.test("pruning removes a crash's temporary files up to the snapshot written, not a later one being written", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'snapshot-prune-'));
+  const store = new SnapshotStore(dir);
+  t.teardown(() => store.close());
+  const temp = (pos: number): string => `snapshot-${String(pos).padStart(20, '0')}.json.tmp`;
+  for (const pos of [100, 900]) writeFileSync(join(dir, temp(pos)), 'partial');
+  await store.write(500, exportSnapshot(engineAfter(50)));
+  const left = readdirSync(dir).filter((n) => n.endsWith('.tmp'));
+  t.same(left, [temp(900)], 'the earlier one is gone, the later one kept');
 });
