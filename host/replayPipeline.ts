@@ -2,7 +2,7 @@
 // in batches, parsed here from the command bytes the worker read and checked. Errors the worker met (a
 // corrupt frame, an unknown record version) are raised here with their file and offset.
 
-import { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../server/moduleWorker.js';
 import type { Command } from '../engine/index.js';
 import { LogCorruptError } from '../log/eventLog.js';
 import { UnknownRecordVersionError } from '../log/recordCodec.js';
@@ -16,16 +16,10 @@ export class PipelineUnavailableError extends Error {
   override readonly name = 'PipelineUnavailableError';
 }
 
-function workerUrl(): URL {
-  // Compiled, the worker is replayWorker.js beside this file; from source (tests), replayWorker.ts.
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  return new URL(`./replayWorker${ext}`, import.meta.url);
-}
-
 export async function* pipelinedCommands(journal: Journal, from: number): AsyncGenerator<{ pos: number; command: Command }[]> {
   const plan = journal.readPlan();
   const input: ReplayWorkerInput = { segments: plan.segments, from, until: plan.lastPos, tailBytes: plan.tailBytes };
-  const worker = new Worker(workerUrl(), { workerData: input });
+  const worker = moduleWorker(import.meta.url, 'replayWorker', { workerData: input });
   const queue: ReplayWorkerMessage[] = [];
   let notify: (() => void) | null = null;
   let failure: Error | null = null;

@@ -6,13 +6,15 @@
 // Snapshots are made on a thread of their own (snapshotThread.ts), from an export the caller took (write()), or,
 // once the caller has started a copy of its engine there (follow()) and sends it every durable record
 // (followed()), from that copy (writeFollowed()): then the caller's thread exports nothing. take() is the one
-// way the engine host and an API node take theirs: from the copy while it follows, else from an export.
+// way the engine host and an API node take theirs: from the copy while it follows, else from an export. An API
+// node's in-memory read model can have a copy there too, fed by the engine's copy (seedLive(), takeLive()).
 
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { exportSnapshot, type Engine, type EngineSnapshot } from '../engine/index.js';
 import { commandRecordOf, type LogRecord } from '../log/eventLog.js';
 import { writeFileDurably } from '../log/durableFile.js';
+import type { LiveStateOptions } from '../projections/live/liveState.js';
 import { SnapshotThread, SnapshotThreadUnavailable } from './snapshotThread.js';
 import { snapshotText, SNAPSHOT_FILE_FORMAT } from './snapshotText.js';
 
@@ -38,6 +40,8 @@ export class SnapshotStore {
   private inline = false;
   /** The snapshot thread's copy of the engine follows (follow() succeeded, and no snapshot of it failed since). */
   private copy = false;
+  /** A read model's copy follows beside it (seedLive() sent, and none of its snapshots failed since). */
+  private liveCopy = false;
 
   constructor(
     readonly dir: string,
@@ -87,12 +91,58 @@ export class SnapshotStore {
     const expected = engine.stateHash();
     if (hash !== expected) throw new Error(`the snapshot thread's copy of the engine has state hash ${hash}, the engine ${expected}`);
     this.copy = true;
+    // A seed of the engine's copy drops the read model's beside it.
+    this.liveCopy = false;
     return true;
   }
 
   /** The snapshot thread's copy of the engine follows: take() needs no export from the caller. */
   get following(): boolean {
     return this.copy;
+  }
+
+  /** The read model beside the copy follows (seedLive()): takeLive() needs nothing of the caller. */
+  get followingLive(): boolean {
+    return this.copy && this.liveCopy;
+  }
+
+  /**
+   * Starts a copy of an in-memory read model (projections/live) beside the engine's copy, from the bytes of its
+   * snapshot (liveSnapshot.ts snapshotBytes) at `pos`, where every record up to it and none after has been
+   * sent (followed()); the bytes are also the snapshot written to `path`. Sent now, before anything is awaited;
+   * the bytes move to the snapshot thread. From then on the copy applies the events the engine's copy
+   * reproduces, and takeLive() asks it. Returns the function that resolves once the file is written (or
+   * rejects: the copy is then not used).
+   */
+  seedLive(pos: number, bytes: Uint8Array, path: string, options: LiveStateOptions): () => Promise<void> {
+    if (!this.copy) {
+      const refused = Promise.reject(new Error("the snapshot thread's copy of the engine does not follow"));
+      refused.catch(() => undefined);
+      return () => refused;
+    }
+    this.liveCopy = true;
+    // Moved, not copied: a view of part of a larger buffer (a pool's) is copied out first.
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+    const seeded = this.thread.seedLive(path, pos, own, options).catch((error: unknown) => {
+      this.liveCopy = false;
+      throw error;
+    });
+    seeded.catch(() => undefined);
+    return () => seeded;
+  }
+
+  /**
+   * Takes the read model's snapshot at `pos` from its copy (which must follow: followingLive), now; returns
+   * the function that resolves once it is written to `path`. A copy that cannot give it is not used again
+   * until seeded again.
+   */
+  takeLive(pos: number, path: string): () => Promise<void> {
+    const written = (this.followingLive ? this.thread.writeFollowedLive(path, pos) : Promise.reject(new Error("no snapshot of the read model: its copy does not follow"))).catch((error: unknown) => {
+      this.liveCopy = false;
+      throw error;
+    });
+    written.catch(() => undefined);
+    return () => written;
   }
 
   /** Records made durable, in log order, for the snapshot thread's copy; nothing while no copy follows. */

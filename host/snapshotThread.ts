@@ -4,15 +4,11 @@
 // loaded: TypeScript sources under a loader that does not reach worker threads) fails them with
 // SnapshotThreadUnavailable.
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../server/moduleWorker.js';
 import type { CommandRecord } from '../log/eventLog.js';
+import type { LiveStateOptions } from '../projections/live/liveState.js';
 import type { SnapshotJob, SnapshotReply } from './snapshotWorker.js';
-
-function workerUrl(): URL {
-  // Compiled, the worker is snapshotWorker.js beside this file; from source (tests), snapshotWorker.ts.
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  return new URL(`./snapshotWorker${ext}`, import.meta.url);
-}
 
 export class SnapshotThreadUnavailable extends Error {
   override readonly name = 'SnapshotThreadUnavailable';
@@ -49,13 +45,26 @@ export class SnapshotThread {
     return this.ask((id) => ({ kind: 'followed', id, path, pos }));
   }
 
-  private ask(job: (id: number) => SnapshotJob): Promise<string> {
+  /**
+   * (Re)starts the read model beside the follower from its snapshot's bytes at `pos` (the follower must be
+   * there), and writes those bytes to `path`. The bytes are moved to the thread: `bytes` is empty afterwards.
+   */
+  seedLive(path: string, pos: number, bytes: Uint8Array, options: LiveStateOptions): Promise<void> {
+    return this.ask((id) => ({ kind: 'seedLive', id, path, pos, bytes, options }), [bytes.buffer as ArrayBuffer]).then(() => undefined);
+  }
+
+  /** Writes the read model's snapshot at `pos` to `path`; rejects if the model is not exactly there. */
+  writeFollowedLive(path: string, pos: number): Promise<void> {
+    return this.ask((id) => ({ kind: 'followedLive', id, path, pos })).then(() => undefined);
+  }
+
+  private ask(job: (id: number) => SnapshotJob, transfer: ArrayBuffer[] = []): Promise<string> {
     const worker = this.running();
     const id = this.nextId++;
     return new Promise<string>((resolve, reject) => {
       this.pending.set(id, { worker, resolve, reject });
       worker.ref();
-      worker.postMessage(job(id));
+      worker.postMessage(job(id), transfer);
     });
   }
 
@@ -68,7 +77,7 @@ export class SnapshotThread {
 
   private running(): Worker {
     if (this.worker !== undefined) return this.worker;
-    const worker = new Worker(workerUrl());
+    const worker = moduleWorker(import.meta.url, 'snapshotWorker');
     worker.unref();
     let ready = false;
     const failAll = (cause: Error): void => {

@@ -6,6 +6,11 @@
 //   snapshot is then the export of that copy, taken here: the engine's thread pays for nothing but sending
 //   the records. A copy that diverges, or that is asked for a position it does not hold, fails its snapshots
 //   from then on (the store then makes them from the engine's own export).
+// - a read model beside the follower (an API node's in-memory read model, projections/live): seeded once from
+//   the bytes of its snapshot at the follower's position ('seedLive'), then sent the events the follower
+//   reproduces for every record, so a 'followedLive' snapshot is made here too. It keeps what the snapshot
+//   holds (markets, open orders, positions, marks, fills) and nothing the reads alone need (finished orders,
+//   shown JSON). One that fails to apply a record fails its snapshots from then on.
 // Jobs run in the order sent; an export is taken when its message arrives, so it is at exactly the records
 // applied before it. Files are written one at a time, in order.
 
@@ -17,6 +22,8 @@ import { writeFileDurably } from '../log/durableFile.js';
 import { lastSeqOf, type CommandRecord } from '../log/eventLog.js';
 import { nameThisThread } from '../server/threadName.js';
 import { snapshotFileText, snapshotText } from './snapshotText.js';
+import { LiveState, type LiveStateOptions } from '../projections/live/liveState.js';
+import { readSnapshot as readLiveSnapshot, restoreSnapshot as restoreLiveSnapshot, snapshotBytes as liveSnapshotBytes } from '../projections/live/liveSnapshot.js';
 
 export type SnapshotJob =
   /** The snapshot file of an export at `pos` (JSON of exportSnapshot). */
@@ -26,7 +33,14 @@ export type SnapshotJob =
   /** Durable records, in order, continuing the follower's position. */
   | { readonly kind: 'follow'; readonly records: readonly CommandRecord[] }
   /** The snapshot file of the follower, which must be at `pos`. */
-  | { readonly kind: 'followed'; readonly id: number; readonly path: string; readonly pos: number };
+  | { readonly kind: 'followed'; readonly id: number; readonly path: string; readonly pos: number }
+  /**
+   * Start (or start again) the read model beside the follower, from its snapshot's bytes (liveSnapshot.ts) at
+   * `pos`, where the follower must be; the same bytes are written to `path`.
+   */
+  | { readonly kind: 'seedLive'; readonly id: number; readonly path: string; readonly pos: number; readonly bytes: Uint8Array; readonly options: LiveStateOptions }
+  /** The read model's snapshot file; it must be at `pos`. */
+  | { readonly kind: 'followedLive'; readonly id: number; readonly path: string; readonly pos: number };
 
 export type SnapshotReply =
   | { readonly kind: 'ready' }
@@ -40,6 +54,11 @@ nameThisThread('pmx-snapshots');
 let follower: { engine: Engine; pos: number } | undefined;
 /** Why the follower cannot be used (it diverged, or was never seeded). */
 let broken: string | undefined = 'no follower was seeded';
+
+/** The read model beside the follower, at the follower's position while it holds. */
+let live: LiveState | undefined;
+/** Why the read model cannot be used. */
+let liveBroken: string | undefined = 'no read model was seeded';
 
 function follow(records: readonly CommandRecord[]): void {
   if (follower === undefined || broken !== undefined) return;
@@ -55,17 +74,25 @@ function follow(records: readonly CommandRecord[]): void {
       return;
     }
     follower.pos = record.pos;
+    if (live !== undefined) {
+      try {
+        live.apply({ pos: record.pos, events });
+      } catch (error) {
+        live = undefined;
+        liveBroken = `the read model failed at log position ${record.pos}: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
   }
 }
 
 let files = Promise.resolve();
 /** Writes a file after the ones before it; answers the job. */
-function writeInTurn(id: number, make: () => { text: string; stateHash: string }, path: string): void {
+function writeInTurn(id: number, make: () => { data: string | Uint8Array; stateHash: string }, path: string): void {
   files = files.then(async () => {
     try {
-      const { text, stateHash } = make();
+      const { data, stateHash } = make();
       await mkdir(dirname(path), { recursive: true });
-      await writeFileDurably(path, text);
+      await writeFileDurably(path, data);
       port.postMessage({ kind: 'done', id, stateHash } satisfies SnapshotReply);
     } catch (error) {
       port.postMessage({ kind: 'failed', id, message: error instanceof Error ? error.message : String(error) } satisfies SnapshotReply);
@@ -76,10 +103,12 @@ function writeInTurn(id: number, make: () => { text: string; stateHash: string }
 port.on('message', (job: SnapshotJob) => {
   switch (job.kind) {
     case 'file':
-      writeInTurn(job.id, () => snapshotText(job.pos, job.engineJson), job.path);
+      writeInTurn(job.id, () => asData(snapshotText(job.pos, job.engineJson)), job.path);
       return;
     case 'seed': {
       try {
+        live = undefined;
+        liveBroken = 'the follower was seeded again';
         follower = { engine: restoreSnapshot(JSON.parse(job.engineJson) as EngineSnapshot), pos: job.pos };
         broken = undefined;
         port.postMessage({ kind: 'done', id: job.id, stateHash: follower.engine.stateHash() } satisfies SnapshotReply);
@@ -103,9 +132,45 @@ port.on('message', (job: SnapshotJob) => {
       const engine = follower.engine;
       const engineJson = JSON.stringify(exportSnapshot(engine));
       const stateHash = engine.stateHash();
-      writeInTurn(job.id, () => ({ text: snapshotFileText(job.pos, stateHash, engineJson), stateHash }), job.path);
+      writeInTurn(job.id, () => ({ data: snapshotFileText(job.pos, stateHash, engineJson), stateHash }), job.path);
+      return;
+    }
+    case 'seedLive': {
+      live = undefined;
+      try {
+        if (follower === undefined || broken !== undefined || follower.pos !== job.pos) {
+          throw new Error(broken ?? `the follower is at position ${follower?.pos ?? 0}, not ${job.pos}`);
+        }
+        const snapshot = readLiveSnapshot(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
+        if (snapshot.pos !== job.pos) throw new Error(`the read model's snapshot is at position ${snapshot.pos}, not ${job.pos}`);
+        // Only what its snapshot holds: no finished orders, no shown JSON.
+        const state = new LiveState({ ...job.options, maxFinishedOrders: 0, maxShownJson: 0 });
+        restoreLiveSnapshot(snapshot, state);
+        live = state;
+        liveBroken = undefined;
+      } catch (error) {
+        liveBroken = `seeding the read model failed: ${error instanceof Error ? error.message : String(error)}`;
+        port.postMessage({ kind: 'failed', id: job.id, message: liveBroken } satisfies SnapshotReply);
+        return;
+      }
+      writeInTurn(job.id, () => ({ data: job.bytes, stateHash: '' }), job.path);
+      return;
+    }
+    case 'followedLive': {
+      if (live === undefined || liveBroken !== undefined || live.pos !== job.pos) {
+        const why = liveBroken ?? `the read model is at position ${live?.pos ?? 0}, not ${job.pos}`;
+        port.postMessage({ kind: 'failed', id: job.id, message: `no snapshot of the read model: ${why}` } satisfies SnapshotReply);
+        return;
+      }
+      // Taken now, at exactly this position.
+      const bytes = liveSnapshotBytes(live);
+      writeInTurn(job.id, () => ({ data: bytes, stateHash: '' }), job.path);
     }
   }
 });
+
+function asData(made: { readonly text: string; readonly stateHash: string }): { data: string; stateHash: string } {
+  return { data: made.text, stateHash: made.stateHash };
+}
 // Loaded and listening: the thread can take jobs.
 port.postMessage({ kind: 'ready' } satisfies SnapshotReply);

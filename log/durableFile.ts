@@ -16,7 +16,7 @@ export async function syncDirectory(dir: string): Promise<void> {
 }
 
 /** Writes `data` to `path` atomically and durably: a temporary file, fsynced, renamed into place, the directory fsynced. */
-export async function writeFileDurably(path: string, data: string | Buffer): Promise<void> {
+export async function writeFileDurably(path: string, data: string | Uint8Array): Promise<void> {
   const temp = `${path}.tmp`;
   const handle = await open(temp, 'w');
   try {

@@ -7,22 +7,16 @@
 // buffer (edge/edgeCounters.ts). Start-up errors (the port in use) reject start as they would in-thread. A worker that dies afterwards leaves the public port unserved:
 // onFailure is told, and the service treats it as fatal.
 
-import { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../../server/moduleWorker.js';
 import { EDGE_COUNTER_BYTES, edgeCounters } from './edge/edgeCounters.js';
 import { statsOf, type HeaderEdge, type HeaderEdgeOptions, type HeaderEdgeStats } from './headerEdge.js';
 import type { EdgeThreadMessage } from './edgeWorker.js';
 import type { DirectMessage } from './edge/wsDirect.js';
 
-function workerUrl(): URL {
-  // Compiled, the worker is edgeWorker.js beside this file; from source (tests), edgeWorker.ts.
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  return new URL(`./edgeWorker${ext}`, import.meta.url);
-}
-
 export function startHeaderEdgeThread(options: HeaderEdgeOptions, onFailure: (error: Error) => void): Promise<HeaderEdge> {
   const counterBuffer = new SharedArrayBuffer(EDGE_COUNTER_BYTES);
   const counters = edgeCounters(counterBuffer);
-  const worker = new Worker(workerUrl(), { workerData: { ...options, counterBuffer } satisfies HeaderEdgeOptions });
+  const worker = moduleWorker(import.meta.url, 'edgeWorker', { workerData: { ...options, counterBuffer } satisfies HeaderEdgeOptions });
   let closing: Promise<void> | undefined;
   let closed: (() => void) | undefined;
   let state: 'starting' | 'running' | 'closing' | 'done' = 'starting';

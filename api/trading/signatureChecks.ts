@@ -10,7 +10,8 @@
 // A worker that fails is replaced; the checks it held are rejected (their requests answer 500 and nothing
 // reaches the engine).
 
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { moduleWorker } from '../../server/moduleWorker.js';
 import { OrderHasher, type OrderDomainConfig, type SignedOrder } from '../../auth/index.js';
 import { JOB_BYTES, finishCheck, prepareCheck, verdictOf, type SignatureJob, type SignatureVerdict } from './signatureCheck.js';
 import type { SignatureBatch, SignatureBatchResult } from './signatureWorker.js';
@@ -55,12 +56,6 @@ interface Slot {
   readonly batches: Map<number, Waiting>;
 }
 
-function workerUrl(): URL {
-  // Compiled, the worker is signatureWorker.js beside this file; from source (tests), signatureWorker.ts.
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  return new URL(`./signatureWorker${ext}`, import.meta.url);
-}
-
 export class WorkerSignatureChecker implements SignatureChecker {
   private readonly slots: Slot[] = [];
   /** For the orders judged before recovery, on this thread. */
@@ -84,7 +79,7 @@ export class WorkerSignatureChecker implements SignatureChecker {
   private spawn(): Slot {
     const { chainId, exchangeAddress, negRiskExchangeAddress } = this.domains;
     const domains: OrderDomainConfig = { chainId, exchangeAddress, negRiskExchangeAddress };
-    const slot: Slot = { worker: new Worker(workerUrl(), { workerData: domains }), batches: new Map() };
+    const slot: Slot = { worker: moduleWorker(import.meta.url, 'signatureWorker', { workerData: domains }), batches: new Map() };
     slot.worker.unref();
     slot.worker.on('message', (m: SignatureBatchResult) => {
       const waiting = slot.batches.get(m.batch);

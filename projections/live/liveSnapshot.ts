@@ -107,11 +107,21 @@ export class LiveSnapshotStore {
   /** Writes a snapshot's bytes (snapshotBytes) as covering `pos`; resolves with the file's path. */
   async write(pos: number, bytes: Buffer): Promise<string> {
     await mkdir(this.dir, { recursive: true });
-    const path = join(this.dir, `live-${String(pos).padStart(20, '0')}.v8`);
+    const path = this.pathOf(pos);
     await writeFileDurably(path, bytes);
+    await this.prune();
+    return path;
+  }
+
+  /** Where the snapshot covering `pos` is written (by write(), or by the snapshot thread's copy of the model). */
+  pathOf(pos: number): string {
+    return join(this.dir, `live-${String(pos).padStart(20, '0')}.v8`);
+  }
+
+  /** Keeps the newest `keep` snapshots (after one was written elsewhere than by write()). */
+  async prune(): Promise<void> {
     const names = await this.names();
     for (const name of names.slice(this.keep)) await rm(join(this.dir, name), { force: true });
-    return path;
   }
 
   private async names(): Promise<string[]> {

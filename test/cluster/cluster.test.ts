@@ -55,9 +55,9 @@ let engine = await startEngine(0);
 const enginePort = engine.port;
 
 async function startApi(dir: string, label: string): Promise<{ proc: ServiceProcess; url: string }> {
-  // --edge-thread false: the header edge on the request thread (a worker thread of a child started through
-  // tsx under tap does not load TypeScript).
-  const proc = spawnRole(['--role', 'api', '--data-dir', dir, '--engine-address', `127.0.0.1:${enginePort}`, '--operator-token', OPERATOR, '--edge-thread', 'false'], label);
+  // As deployed: the header edge on its own thread, snapshots from the copies on the snapshot thread (a child
+  // run from sources starts its worker threads through server/moduleWorker.ts).
+  const proc = spawnRole(['--role', 'api', '--data-dir', dir, '--engine-address', `127.0.0.1:${enginePort}`, '--operator-token', OPERATOR], label);
   const line = await proc.waitFor((l) => l.msg === 'listening', 120_000);
   await proc.waitFor((l) => l.msg === 'connected to the engine');
   return { proc, url: `http://127.0.0.1:${line.port as number}` };
@@ -310,6 +310,13 @@ t.test('an API node killed with SIGKILL under load comes back with the same stat
     return a === b ? a : undefined;
   });
   tt.match(both, /"size"/, 'and they hold something');
+  // Its read model's snapshots come from a copy on the snapshot thread, seeded once at start-up; the other
+  // node's copy has followed all along (a snapshot every 50 events here), and none failed.
+  tt.ok(api1.proc.lines.some((l) => l.msg === "in-memory read model's copy seeded on the snapshot thread"), "the restarted node seeded its read model's copy");
+  const metrics = await (await fetch(`${api2.url}/metrics`)).text();
+  tt.match(metrics, /^read_model_copy_following 1$/m, "the other node's copy follows");
+  tt.match(metrics, /read_model_snapshot_hold_seconds_count 1\b/, 'its thread was held once, to seed it');
+  tt.same(api2.proc.lines.filter((l) => /snapshot failed|copy failed/.test(String(l.msg))).map((l) => l.msg), [], 'no snapshot failed');
 });
 
 t.test('graceful shutdown of every role', async (tt) => {

@@ -1,5 +1,6 @@
 // server/roles/quietSnapshots.ts: while records keep arriving, a due snapshot waits and is taken at twice the
-// interval; once they stop, a due snapshot is taken after the quiet time; one at a time. Time as the schedule
+// interval; once they stop, a due snapshot is taken after the quiet time; one that holds no thread is taken
+// when due; one at a time. Time as the schedule
 // sees it is the test's clock (advanced by hand), so a slow machine cannot make a pause where there is none;
 // its timers are real.
 
@@ -12,7 +13,7 @@ async function until(check: () => boolean): Promise<void> {
   for (let waited = 0; !check() && waited < 5_000; waited += 10) await sleep(10);
 }
 
-function harness(every: number, quietMs: number, writeMs = 0) {
+function harness(every: number, quietMs: number, writeMs = 0, holdsThread?: () => boolean) {
   let seq = 0;
   let clock = 0;
   const taken: number[] = [];
@@ -23,6 +24,7 @@ function harness(every: number, quietMs: number, writeMs = 0) {
     quietMs,
     seq: () => seq,
     now: () => clock,
+    holdsThread,
     take: async () => {
       if (writing > 0) overlapped = true;
       writing++;
@@ -59,6 +61,17 @@ t.test('records without a pause: a due snapshot is taken at twice the interval',
   await h.feed(60, 10, 2); // 600 events, never 50 ms without records
   t.ok(h.taken.length >= 2, `taken at ${h.taken.join(', ')}`);
   h.taken.forEach((seq, i) => t.ok(seq - (i === 0 ? 0 : (h.taken[i - 1] as number)) >= 200, `at ${seq}: twice the interval after the last`));
+});
+
+t.test('a snapshot that holds no thread (taken from the copies) is taken as soon as it is due, records or not', async (t) => {
+  let holds = false;
+  const h = harness(100, 50, 0, () => holds);
+  t.teardown(() => h.snapshots.close());
+  await h.feed(35, 10, 2);
+  t.same(h.taken, [100, 200, 300], 'at each interval, without a pause');
+  holds = true;
+  await h.feed(25, 10, 2);
+  t.same(h.taken, [100, 200, 300, 500], 'one that would hold it waits again, up to twice the interval');
 });
 
 t.test('records then a pause: the due snapshot is taken once the quiet time has passed', async (t) => {
