@@ -125,10 +125,10 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
   }
 
   // The read model's snapshots come from a copy of it beside the replica's copy on the snapshot thread, fed
-  // with the events that copy reproduces (host/snapshotWorker.ts). It is seeded from the model's own bytes,
-  // taken here once (this thread waits for them: ~0.6 s with 200,000 fills and 80,000 open orders held), at a
-  // moment when the model and the replica are at the same position: at start-up if they are, else at the first
-  // batch after which they are, and again at a snapshot if the copy was lost.
+  // with the events that copy reproduces (host/snapshotWorker.ts; --live-snapshot-copy). It is seeded from the
+  // model's own bytes, taken here once (this thread waits for them: 0.7–1.3 s with 200,000 fills and 80,000
+  // open orders held), at a moment when the model and the replica are at the same position: at start-up if
+  // they are, else at the first batch after which they are, and again at a snapshot if the copy was lost.
   const liveSnapshotHold = metrics.summary('read_model_snapshot_hold_seconds', "Time a snapshot of the in-memory read model held this node's thread (seeding its copy, or taken here without one).");
   const liveSnapshotNow = (pos: number): (() => Promise<unknown>) | undefined => {
     if (live?.ready !== true) return undefined;
@@ -138,13 +138,13 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     const ms = performance.now() - started;
     liveSnapshotHold(ms / 1000);
     const at = live.position;
-    if (at === pos && snapshots.following) {
+    if (at === pos && snapshots.following && config.liveSnapshotCopy) {
       logger.info({ pos, bytes: bytes.length, ms: Math.round(ms) }, "in-memory read model's copy seeded on the snapshot thread");
       return snapshots.seedLive(pos, bytes, liveSnapshots.pathOf(pos), liveOptions);
     }
     return () => liveSnapshots.write(at, bytes);
   };
-  let liveSeeded = live === undefined;
+  let liveSeeded = live === undefined || !config.liveSnapshotCopy;
   const seedLiveCopy = (): void => {
     if (liveSeeded || live?.ready !== true || live.position !== follower.position || !snapshots.following) return;
     liveSeeded = true;

@@ -1,7 +1,7 @@
 // When an API node snapshots its replica and read model. Both are normally taken from their copies on the
 // snapshot thread, which holds nothing here: then a due snapshot (`every` events since the last) is taken at
 // once. A snapshot that would hold the node's thread (a copy was lost, or the read model's is being seeded:
-// its bytes take ~0.6 s with 200,000 fills and 80,000 open orders held, bench:live-memory), which every
+// its bytes take 0.7–1.3 s with 200,000 fills and 80,000 open orders held, bench:live-memory), which every
 // request waiting meanwhile pays for, waits for a moment without records (`quietMs`), and is taken regardless
 // once twice as many events have passed. One at a time: a snapshot due while one is being written waits for it.
 
