@@ -31,6 +31,8 @@ export async function startProjectorRole(config: Config, logger: Logger, signal:
   const projector = new Projector(ch, db, log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), onBatch: (_f, to) => metrics.projectedTo(to) });
   await retrying('restoring the projector from ClickHouse', () => projector.start(), logger, signal);
   logger.info({ pos: projector.position }, 'projector restored');
+  // Its position from start-up on, not only once it commits again (with nothing new in the log, it does not).
+  metrics.projectedTo(projector.position);
   let failure: Error | undefined;
   const feed = await retrying(
     'joining the projector consumer group',

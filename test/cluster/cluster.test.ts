@@ -70,8 +70,8 @@ const startProjector = async (): Promise<ServiceProcess> => {
   // At a lower CPU priority, as a projector sharing a host with the order path runs (docker-compose.yml).
   const proc = spawnRole(['--role', 'projector', '--data-dir', projectorDir, '--nice', '5'], 'projector');
   const line = await proc.waitFor((l) => l.msg === 'projector role: /health, /ready and /metrics', 120_000);
-  // Joined its consumer group and projecting: a new group's first assignment waits out the broker's
-  // initial rebalance delay.
+  // Projecting, or restored to where it was (a restart with nothing new in the log commits nothing): a new
+  // group's first assignment waits out the broker's initial rebalance delay.
   await eventually('the projector projecting', async () => {
     const text = await (await fetch(`http://127.0.0.1:${line.port as number}/metrics`)).text();
     return /^projection_position [1-9]/m.test(text) ? true : undefined;
@@ -267,10 +267,10 @@ t.test('the projector killed with SIGKILL under load: every fill projected exact
       }
     }),
   );
-  const more = placeMany(alice.client, 20, acked, failures);
-  const moment = randomMoment(100, 600);
-  await new Promise((r) => setTimeout(r, moment));
-  tt.comment(`the projector killed ${moment} ms into the load (a random moment)`);
+  const more = placeMany(alice.client, 60, acked, failures);
+  const moment = randomMoment(2, 30);
+  await eventually('orders acknowledged', async () => (acked.length >= moment ? true : undefined));
+  tt.comment(`the projector killed after ${acked.length} of 60 orders acknowledged (a random moment: after ${moment})`);
   await projector.kill('SIGKILL');
   await Promise.all([trades, more]);
   projector = await startProjector();
