@@ -33,12 +33,20 @@ export class KafkaProjectionFeed {
   private constructor(
     private readonly consumer: Consumer,
     private readonly stopped: Promise<void>,
-    private readonly progress: { offsetLag: number },
+    private readonly progress: { offsetLag: number; joined: boolean },
   ) {}
 
   /** Offsets of the topic beyond the last batch delivered (records and transaction markers): the feed's lag. */
   get offsetLag(): number {
     return this.progress.offsetLag;
+  }
+
+  /**
+   * A member of the consumer group: joined, and not crashed, disconnected or stopped since (kafkajs rejoins
+   * after a crash it can retry). A member the group gives no partition (a second projector) is joined too.
+   */
+  get joined(): boolean {
+    return this.progress.joined;
   }
 
   /**
@@ -62,6 +70,9 @@ export class KafkaProjectionFeed {
       sessionTimeout: 10_000,
       heartbeatInterval: 1_000,
     });
+    const progress = { offsetLag: 0, joined: false };
+    consumer.on(consumer.events.GROUP_JOIN, () => (progress.joined = true));
+    for (const left of [consumer.events.CRASH, consumer.events.DISCONNECT, consumer.events.STOP]) consumer.on(left, () => (progress.joined = false));
     await consumer.connect();
     await consumer.subscribe({ topic: options.topic, fromBeginning: true });
     let fail: (error: Error) => void = () => undefined;
@@ -70,7 +81,6 @@ export class KafkaProjectionFeed {
     // Once no batch has followed for IDLE_RECORD_MS, the projector records its progress (projector.ts
     // recordProgress()): readers in other processes learn the projected position from that record.
     let idle: NodeJS.Timeout | undefined;
-    const progress = { offsetLag: 0 };
     await consumer.run({
       autoCommit: false,
       eachBatch: async ({ batch, heartbeat, isRunning }) => {

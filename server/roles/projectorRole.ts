@@ -17,6 +17,13 @@ import { retrying } from './startupRetry.js';
 import { openRoleClickHouse } from './clickhouseOf.js';
 import type { RoleProcess } from './roleProcess.js';
 
+/**
+ * Offsets of the log beyond the last batch projected past which the projector reports itself not ready: a
+ * backlog (a restart, a burst beyond what it projects), not the transactions that arrive while it pauses between
+ * commits (two offsets each, a record and its marker: at 2,500 commands/s and one commit a second, ~5,000).
+ */
+const READY_LAG = 20_000;
+
 export async function startProjectorRole(config: Config, logger: Logger, signal: AbortSignal): Promise<RoleProcess> {
   const metrics = new ServiceMetrics();
   const brokers = config.kafkaBrokers;
@@ -50,7 +57,14 @@ export async function startProjectorRole(config: Config, logger: Logger, signal:
     port: config.httpPort,
     role: 'projector',
     metrics,
-    ready: () => (failure === undefined ? { ready: true, problems: [] } : { ready: false, problems: [`projecting failed: ${failure.message}`] }),
+    // Connected (a member of its consumer group) and caught up (within READY_LAG offsets of the log's end).
+    ready: () => {
+      const problems: string[] = [];
+      if (failure !== undefined) problems.push(`projecting failed: ${failure.message}`);
+      if (!feed.joined) problems.push('not a member of the projector consumer group (joining)');
+      else if (feed.offsetLag > READY_LAG) problems.push(`${feed.offsetLag} offsets behind the end of the log`);
+      return { ready: problems.length === 0, problems };
+    },
   });
   logger.info({ host: config.httpHost, port: http.port }, 'projector role: /health, /ready and /metrics');
 

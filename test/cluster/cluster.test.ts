@@ -66,10 +66,12 @@ const api1Dir = dataDir('api1');
 let api1 = await startApi(api1Dir, 'api1');
 const api2 = await startApi(dataDir('api2'), 'api2');
 const projectorDir = dataDir('projector');
+let projectorUrl = '';
 const startProjector = async (): Promise<ServiceProcess> => {
   // At a lower CPU priority, as a projector sharing a host with the order path runs (docker-compose.yml).
   const proc = spawnRole(['--role', 'projector', '--data-dir', projectorDir, '--nice', '5'], 'projector');
   const line = await proc.waitFor((l) => l.msg === 'projector role: /health, /ready and /metrics', 120_000);
+  projectorUrl = `http://127.0.0.1:${line.port as number}`;
   // Projecting, or restored to where it was (a restart with nothing new in the log commits nothing): a new
   // group's first assignment waits out the broker's initial rebalance delay.
   await eventually('the projector projecting', async () => {
@@ -154,7 +156,7 @@ const alice = await trader(api1.url, 1_000);
 const bob = await trader(api2.url, 1_000);
 
 t.test('every role is live and ready', async (tt) => {
-  for (const url of [api1.url, api2.url]) {
+  for (const url of [api1.url, api2.url, projectorUrl]) {
     tt.equal((await json(`${url}/health`)).status, 200);
     tt.same((await json(`${url}/ready`)).body, { ready: true, problems: [] }, `${url} ready`);
   }
@@ -281,6 +283,11 @@ t.test('the projector killed with SIGKILL under load: every fill projected exact
   }, 60_000);
   tt.ok(log.fills > 1, `${log.fills} fills in the log`);
   tt.same(counts, { n: log.fills, u: log.fills }, 'count() = uniqExact(fill_id) = the fills in the log');
+  const ready = await eventually('the projector ready', async () => {
+    const r = await json(`${projectorUrl}/ready`);
+    return r.status === 200 ? r.body : undefined;
+  });
+  tt.same(ready, { ready: true, problems: [] }, 'and the restarted projector reports itself ready');
 });
 
 t.test('an API node killed with SIGKILL under load comes back with the same state as the other', async (tt) => {

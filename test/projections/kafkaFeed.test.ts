@@ -47,7 +47,9 @@ t.test('a consumer group feeds the projector; offsets follow the inserts', async
   let feed = await KafkaProjectionFeed.start({ brokers, topic, clientId: 'test-feed', groupId }, projector, reader);
   await projector.waitFor(writer.lastPos, 60_000);
   t.same(await fillCounts(ch, db), { n: fills, u: fills }, `first half: ${fills} fills once`);
+  t.equal(feed.joined, true, 'a member of the group while it runs');
   await feed.stop();
+  t.equal(feed.joined, false, 'and no longer once stopped');
 
   await submitAll(submissions.slice(half));
   feed = await KafkaProjectionFeed.start({ brokers, topic, clientId: 'test-feed', groupId }, projector, reader);
