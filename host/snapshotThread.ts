@@ -1,8 +1,8 @@
 // The thread that writes engine snapshots (snapshotWorker.ts), started at the first use and kept. It holds
-// the process open only while a snapshot is being written or its follower is being seeded. A thread that fails fails the snapshots it was
-// writing, and the next snapshot starts a new one; one that fails before it runs at all (its module cannot be
-// loaded: TypeScript sources under a loader that does not reach worker threads) fails them with
-// SnapshotThreadUnavailable.
+// the process open only while a snapshot is being written or a copy is being seeded. A thread that fails
+// fails the snapshots it was writing, and the next snapshot starts a new one; one that fails before it runs at
+// all (its module cannot be loaded, as where sources run without tsx: server/moduleWorker.ts) fails them with
+// SnapshotThreadUnavailable, and the store makes snapshots on the calling thread from then on.
 
 import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../server/moduleWorker.js';
