@@ -32,6 +32,19 @@ export interface SnapshotFile {
 }
 
 const NAME = /^snapshot-(\d{20})\.json$/;
+
+/**
+ * Work started now, handed back as the function to call once the caller is ready for its outcome (take()'s
+ * shape); a failure runs `lost` at once, and the caller hears of it when it calls, not as an unhandled rejection.
+ */
+function started<T>(work: Promise<T>, lost: () => void): () => Promise<T> {
+  const held = work.catch((error: unknown) => {
+    lost();
+    throw error;
+  });
+  held.catch(() => undefined);
+  return () => held;
+}
 const TEMP = /^snapshot-(\d{20})\.json\.tmp$/;
 
 export class SnapshotStore {
@@ -115,20 +128,11 @@ export class SnapshotStore {
    * rejects: the copy is then not used).
    */
   seedLive(pos: number, bytes: Uint8Array, path: string, options: LiveStateOptions): () => Promise<void> {
-    if (!this.copy) {
-      const refused = Promise.reject(new Error("the snapshot thread's copy of the engine does not follow"));
-      refused.catch(() => undefined);
-      return () => refused;
-    }
+    if (!this.copy) return started(Promise.reject(new Error("the snapshot thread's copy of the engine does not follow")), () => undefined);
     this.liveCopy = true;
     // Moved, not copied: a view of part of a larger buffer (a pool's) is copied out first.
     const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
-    const seeded = this.thread.seedLive(path, pos, own, options).catch((error: unknown) => {
-      this.liveCopy = false;
-      throw error;
-    });
-    seeded.catch(() => undefined);
-    return () => seeded;
+    return started(this.thread.seedLive(path, pos, own, options), () => (this.liveCopy = false));
   }
 
   /**
@@ -137,12 +141,8 @@ export class SnapshotStore {
    * until seeded again.
    */
   takeLive(pos: number, path: string): () => Promise<void> {
-    const written = (this.followingLive ? this.thread.writeFollowedLive(path, pos) : Promise.reject(new Error("no snapshot of the read model: its copy does not follow"))).catch((error: unknown) => {
-      this.liveCopy = false;
-      throw error;
-    });
-    written.catch(() => undefined);
-    return () => written;
+    const written = this.followingLive ? this.thread.writeFollowedLive(path, pos) : Promise.reject(new Error('no snapshot of the read model: its copy does not follow'));
+    return started(written, () => (this.liveCopy = false));
   }
 
   /** Records made durable, in log order, for the snapshot thread's copy; nothing while no copy follows. */
@@ -157,14 +157,7 @@ export class SnapshotStore {
    * diverged, or its thread was restarted) fails that snapshot, and the next ones are exported.
    */
   take(pos: number, engine: Engine): () => Promise<string> {
-    if (this.copy) {
-      const written = this.writeFollowed(pos).catch((error: unknown) => {
-        this.copy = false;
-        throw error;
-      });
-      written.catch(() => undefined); // the caller hears of it when it calls
-      return () => written;
-    }
+    if (this.copy) return started(this.writeFollowed(pos), () => (this.copy = false));
     const exported = exportSnapshot(engine);
     return () => this.write(pos, exported);
   }

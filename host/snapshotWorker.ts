@@ -103,7 +103,10 @@ function writeInTurn(id: number, make: () => { data: string | Uint8Array; stateH
 port.on('message', (job: SnapshotJob) => {
   switch (job.kind) {
     case 'file':
-      writeInTurn(job.id, () => asData(snapshotText(job.pos, job.engineJson)), job.path);
+      writeInTurn(job.id, () => {
+        const { text, stateHash } = snapshotText(job.pos, job.engineJson);
+        return { data: text, stateHash };
+      }, job.path);
       return;
     case 'seed': {
       try {
@@ -169,8 +172,5 @@ port.on('message', (job: SnapshotJob) => {
   }
 });
 
-function asData(made: { readonly text: string; readonly stateHash: string }): { data: string; stateHash: string } {
-  return { data: made.text, stateHash: made.stateHash };
-}
 // Loaded and listening: the thread can take jobs.
 port.postMessage({ kind: 'ready' } satisfies SnapshotReply);

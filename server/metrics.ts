@@ -10,8 +10,10 @@ import type { WsCounters } from '../api/ws/wsCounters.js';
 
 /** What a role runs of the projector and the engine (an API node runs neither: it reports its own gauges). */
 interface Watched {
+  /** The projection's committed position (the projector itself, or an API node's view of its progress). */
   readonly projector?: { readonly position: number };
-  readonly log: { readonly lastPos: number };
+  /** The log's end as this process knows it (absent where it does not follow the end: the projector role). */
+  readonly log?: { readonly lastPos: number };
   readonly host?: { readonly position: number; readonly pending: number };
 }
 
@@ -60,7 +62,6 @@ export class ServiceMetrics {
     labelNames: ['outcome'],
     registers: [this.registry],
   });
-  private readonly projected = new Gauge({ name: 'projection_position', help: 'Last event-log position committed to ClickHouse.', registers: [this.registry] });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -71,7 +72,16 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         const w = watched();
-        if (w?.projector !== undefined) this.set(Math.max(0, w.log.lastPos - w.projector.position));
+        if (w?.projector !== undefined && w.log !== undefined) this.set(Math.max(0, w.log.lastPos - w.projector.position));
+      },
+    });
+    new Gauge({
+      name: 'projection_position',
+      help: 'Last event-log position committed to ClickHouse.',
+      registers: [this.registry],
+      collect() {
+        const w = watched();
+        if (w?.projector !== undefined) this.set(w.projector.position);
       },
     });
     new Gauge({
@@ -188,10 +198,6 @@ export class ServiceMetrics {
     const path = route === undefined ? 'unmatched' : `${route.method} ${route.path}`;
     this.requests.inc({ surface, route: path, status: String(status) });
     this.latency.observe({ surface, route: path }, ms / 1000);
-  }
-
-  projectedTo(pos: number): void {
-    this.projected.set(pos);
   }
 
   catalogSynced(report: SyncReport): void {

@@ -131,11 +131,9 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
 
   const clickhouseHttp = config.clickhouseHttpPort === undefined ? undefined : await startClickHouseEndpoint(config, ch, logger);
 
-  const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), onBatch: (_f, to) => metrics.projectedTo(to) });
+  const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config) });
   late.projector = projector;
   await projector.start();
-  // Its position from start-up on, not only once it commits again.
-  metrics.projectedTo(projector.position);
   // Restored as of the projector's committed position before the projector writes anything newer.
   const live = config.liveReads
     ? new LiveReadModel(engineService.log, {

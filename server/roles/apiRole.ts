@@ -130,9 +130,11 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
   // open orders held), at a moment when the model and the replica are at the same position: at start-up if
   // they are, else at the first batch after which they are, and again at a snapshot if the copy was lost.
   const liveSnapshotHold = metrics.summary('read_model_snapshot_hold_seconds', "Time a snapshot of the in-memory read model held this node's thread (seeding its copy, or taken here without one).");
+  // Each returns the function that resolves once its file is written and the older ones pruned.
+  const onThread = (written: () => Promise<void>) => () => written().then(() => liveSnapshots.prune());
   const liveSnapshotNow = (pos: number): (() => Promise<unknown>) | undefined => {
     if (live?.ready !== true) return undefined;
-    if (live.position === pos && snapshots.followingLive) return snapshots.takeLive(pos, liveSnapshots.pathOf(pos));
+    if (live.position === pos && snapshots.followingLive) return onThread(snapshots.takeLive(pos, liveSnapshots.pathOf(pos)));
     const started = performance.now();
     const bytes = snapshotBytes(live.state);
     const ms = performance.now() - started;
@@ -140,7 +142,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     const at = live.position;
     if (at === pos && snapshots.following && config.liveSnapshotCopy) {
       logger.info({ pos, bytes: bytes.length, ms: Math.round(ms) }, "in-memory read model's copy seeded on the snapshot thread");
-      return snapshots.seedLive(pos, bytes, liveSnapshots.pathOf(pos), liveOptions);
+      return onThread(snapshots.seedLive(pos, bytes, liveSnapshots.pathOf(pos), liveOptions));
     }
     return () => liveSnapshots.write(at, bytes);
   };
@@ -149,9 +151,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     if (liveSeeded || live?.ready !== true || live.position !== follower.position || !snapshots.following) return;
     liveSeeded = true;
     const seeded = liveSnapshotNow(follower.position);
-    void seeded?.()
-      .then(() => liveSnapshots.prune())
-      .catch((error: unknown) => logger.error({ err: error }, "seeding the in-memory read model's copy failed; its snapshots are taken on this thread"));
+    void seeded?.().catch((error: unknown) => logger.error({ err: error }, "seeding the in-memory read model's copy failed; its snapshots are taken on this thread"));
   };
   // Replica snapshots: written as the replica follows, so that a restart replays only the log after the last.
   // The read model's snapshot goes with it, taken at the model's own position (it applies what the replica
@@ -169,7 +169,6 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
       return replica()
         .catch((error: unknown) => logger.error({ err: error }, 'replica snapshot failed'))
         .then(() => model?.())
-        .then(() => liveSnapshots.prune())
         .catch((error: unknown) => logger.error({ err: error }, 'in-memory read model snapshot failed'))
         .then(() => undefined);
     },

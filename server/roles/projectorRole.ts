@@ -35,11 +35,12 @@ export async function startProjectorRole(config: Config, logger: Logger, signal:
   );
   const ch = await openRoleClickHouse(config, logger, signal);
   const db = config.clickhouseDatabase;
-  const projector = new Projector(ch, db, log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), onBatch: (_f, to) => metrics.projectedTo(to) });
+  const projector = new Projector(ch, db, log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config) });
   await retrying('restoring the projector from ClickHouse', () => projector.start(), logger, signal);
   logger.info({ pos: projector.position }, 'projector restored');
-  // Its position from start-up on, not only once it commits again (with nothing new in the log, it does not).
-  metrics.projectedTo(projector.position);
+  // projection_position read from the projector when scraped: its restored position from start-up on, not only
+  // once it commits again (with nothing new in the log, it does not).
+  metrics.watch({ projector });
   let failure: Error | undefined;
   const feed = await retrying(
     'joining the projector consumer group',
