@@ -65,43 +65,26 @@ export class ServiceMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    const watched = (): Watched | undefined => this.watched;
-    new Gauge({
-      name: 'projection_lag_records',
-      help: 'Durable event-log records not yet projected into ClickHouse.',
-      registers: [this.registry],
-      collect() {
-        const w = watched();
-        if (w?.projector !== undefined && w.log !== undefined) this.set(Math.max(0, w.log.lastPos - w.projector.position));
-      },
-    });
-    new Gauge({
-      name: 'projection_position',
-      help: 'Last event-log position committed to ClickHouse.',
-      registers: [this.registry],
-      collect() {
-        const w = watched();
-        if (w?.projector !== undefined) this.set(w.projector.position);
-      },
-    });
-    new Gauge({
-      name: 'engine_log_position',
-      help: 'Last durable event-log position of the engine.',
-      registers: [this.registry],
-      collect() {
-        const w = watched();
-        if (w?.host !== undefined) this.set(w.host.position);
-      },
-    });
-    new Gauge({
-      name: 'engine_pending_commands',
-      help: 'Commands queued for the engine and not yet applied.',
-      registers: [this.registry],
-      collect() {
-        const w = watched();
-        if (w?.host !== undefined) this.set(w.host.pending);
-      },
-    });
+    // Read from what watch() was given when scraped; absent until then, or where that process has no such part.
+    const fromWatched = (name: string, help: string, read: (w: Watched) => number | undefined): void => {
+      const watched = (): Watched | undefined => this.watched;
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const w = watched();
+          const value = w === undefined ? undefined : read(w);
+          if (value !== undefined) this.set(value);
+        },
+      });
+    };
+    fromWatched('projection_lag_records', 'Durable event-log records not yet projected into ClickHouse.', (w) =>
+      w.projector !== undefined && w.log !== undefined ? Math.max(0, w.log.lastPos - w.projector.position) : undefined,
+    );
+    fromWatched('projection_position', 'Last event-log position committed to ClickHouse.', (w) => w.projector?.position);
+    fromWatched('engine_log_position', 'Last durable event-log position of the engine.', (w) => w.host?.position);
+    fromWatched('engine_pending_commands', 'Commands queued for the engine and not yet applied.', (w) => w.host?.pending);
   }
 
   watch(watched: Watched): void {
