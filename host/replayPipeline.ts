@@ -2,7 +2,7 @@
 // in batches, parsed here from the command bytes the worker read and checked. Errors the worker met (a
 // corrupt frame, an unknown record version) are raised here with their file and offset.
 
-import { moduleWorker } from '../server/moduleWorker.js';
+import { moduleWorker } from '../threads/moduleWorker.js';
 import type { Command } from '../engine/index.js';
 import { LogCorruptError } from '../log/eventLog.js';
 import { UnknownRecordVersionError } from '../log/recordCodec.js';

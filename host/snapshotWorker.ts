@@ -20,7 +20,7 @@ import { parentPort } from 'node:worker_threads';
 import { exportSnapshot, restoreSnapshot, type Engine, type EngineSnapshot } from '../engine/index.js';
 import { writeFileDurably } from '../log/durableFile.js';
 import { lastSeqOf, type CommandRecord } from '../log/eventLog.js';
-import { nameThisThread } from '../server/threadName.js';
+import { nameThisThread } from '../threads/threadName.js';
 import { snapshotFileText, snapshotText } from './snapshotText.js';
 import { LiveState, type LiveStateOptions } from '../projections/live/liveState.js';
 import { readSnapshot as readLiveSnapshot, restoreSnapshot as restoreLiveSnapshot, snapshotBytes as liveSnapshotBytes } from '../projections/live/liveSnapshot.js';

@@ -7,6 +7,8 @@ import { TextChunks } from '../storage/textChunks.js';
 import type { ProjectedTable } from './schema.js';
 
 export class RowSink {
+  /** False for a sink that drops every row (a reader that keeps the builders' state only): builders then make no row text. */
+  readonly keeps: boolean = true;
   private readonly bodies = new Map<ProjectedTable, TextChunks>();
   private readonly counts = new Map<ProjectedTable, number>();
 

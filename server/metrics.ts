@@ -7,6 +7,7 @@ import type { RouteDef } from '../api/http/apiTypes.js';
 import type { HeaderEdgeStats } from '../api/http/headerEdge.js';
 import type { SyncReport } from '../catalog/sync/syncWorker.js';
 import type { WsCounters } from '../api/ws/wsCounters.js';
+import type { DurableFollower } from '../log/durableFollower.js';
 
 /** What a role runs of the projector and the engine (an API node runs neither: it reports its own gauges). */
 interface Watched {
@@ -105,6 +106,28 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         this.set(read());
+      },
+    });
+  }
+
+  /** Publishes the durable follower's figures (log/durableFollower.ts), read when scraped: its batches and records, and each consumer's time. */
+  watchFollower(follower: DurableFollower): void {
+    countersOf(
+      [this.registry],
+      [
+        ['durable_batches_total', 'Durable batches offered to the consumers of the durable records.', (f: DurableFollower) => f.offered.batches],
+        ['durable_records_total', 'Durable records offered to the consumers of the durable records.', (f: DurableFollower) => f.offered.records],
+      ],
+      () => follower,
+    );
+    new Counter({
+      name: 'durable_consumer_seconds_total',
+      help: "Time each consumer of the durable records spent on the batches offered to it, on the thread that made them durable.",
+      labelNames: ['consumer'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { consumer, seconds } of follower.seconds()) this.inc({ consumer }, seconds);
       },
     });
   }

@@ -20,6 +20,7 @@ import { MarketIndex } from '../catalog/marketIndex.js';
 import type { HttpServer } from '../api/http/httpServer.js';
 import type { HeaderEdge } from '../api/http/headerEdge.js';
 import { loadUws } from '../api/http/uwsLoader.js';
+import { DurableFollower } from '../log/durableFollower.js';
 import { ServiceMetrics } from './metrics.js';
 import { keepForeignThreadsNiced } from './processPriority.js';
 import { startDemoTraders, type DemoTraders } from '../demo/demoTraders.js';
@@ -83,24 +84,22 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   if (!uws.native) logger.warn('uWebSockets.js runs on its slow JavaScript fallback (--allow-slow-uws)');
 
   const metrics = new ServiceMetrics();
-  // The projector is built after the engine, whose durable batches are handed to it in memory (it reads the
-  // log for whatever it was not handed: the records made durable before it existed, or after it fell behind).
-  // The in-memory read model (projections/live/) and the WebSocket publisher follow the same records.
+  // The consumers of the durable records, on the one follower (log/durableFollower.ts), in this order: the
+  // projector's hand-over (it reads the log for whatever it was not handed: the records made durable before it
+  // existed, or after it fell behind), the in-memory read model (projections/live/), then the WebSocket
+  // publisher. They are built after the engine; until then their registrations pass the batches by.
   const late: { projector?: Projector; live?: LiveReadModel; publisher?: StreamPublisher; markets?: MarketIndex } = {};
+  const follower = new DurableFollower((consumer, error) => logger.error({ err: error, consumer }, 'a consumer of the durable records failed'));
+  follower.register({ name: 'projector', accept: (records) => late.projector?.offer(records) });
+  follower.register({ name: 'read model', accept: (records) => late.live?.offer(records) });
+  if (hooks.onDurable !== undefined) follower.register({ name: 'durable hook', accept: hooks.onDurable });
+  follower.register({ name: 'WebSocket publisher', accept: (records) => late.publisher?.publish(records) });
+  if (hooks.onPublished !== undefined) follower.register({ name: 'published hook', accept: hooks.onPublished });
+  metrics.watchFollower(follower);
   const engineService = await startEngineService(config, {
     clock: hooks.engineClock ?? clock,
     onProgress: (p) => logger.debug({ recovery: p }, 'engine recovery'),
-    onDurable: (records) => {
-      late.projector?.offer(records);
-      late.live?.offer(records);
-      hooks.onDurable?.(records);
-      try {
-        late.publisher?.publish(records);
-      } catch (error) {
-        logger.error({ err: error }, 'WebSocket publishing failed');
-      }
-      hooks.onPublished?.(records);
-    },
+    onDurable: (records) => follower.offer(records),
     onStop: (error) => logger.fatal({ err: error }, 'engine stopped: the event log failed for good'),
     onSnapshotError: (error) => logger.error({ err: error }, 'engine snapshot failed'),
   });

@@ -7,7 +7,7 @@
 // buffer (edge/edgeCounters.ts). Start-up errors (the port in use) reject start as they would in-thread. A worker that dies afterwards leaves the public port unserved:
 // onFailure is told, and the service treats it as fatal.
 
-import { moduleWorker } from '../../server/moduleWorker.js';
+import { moduleWorker } from '../../threads/moduleWorker.js';
 import { EDGE_COUNTER_BYTES, edgeCounters } from './edge/edgeCounters.js';
 import { statsOf, type HeaderEdge, type HeaderEdgeOptions, type HeaderEdgeStats } from './headerEdge.js';
 import type { EdgeThreadMessage } from './edgeWorker.js';

@@ -3,7 +3,7 @@
 // (EdgeThreadMessage out; 'close' and the WebSocket output it writes itself, DirectMessage, in).
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { nameThisThread } from '../../server/threadName.js';
+import { nameThisThread } from '../../threads/threadName.js';
 import { startHeaderEdge, type HeaderEdge, type HeaderEdgeOptions } from './headerEdge.js';
 import type { DirectMessage } from './edge/wsDirect.js';
 

@@ -11,7 +11,7 @@
 // reaches the engine).
 
 import type { Worker } from 'node:worker_threads';
-import { moduleWorker } from '../../server/moduleWorker.js';
+import { moduleWorker } from '../../threads/moduleWorker.js';
 import { OrderHasher, type OrderDomainConfig, type SignedOrder } from '../../auth/index.js';
 import { JOB_BYTES, finishCheck, prepareCheck, verdictOf, type SignatureJob, type SignatureVerdict } from './signatureCheck.js';
 import type { SignatureBatch, SignatureBatchResult } from './signatureWorker.js';

@@ -4,7 +4,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { OrderHasher, type OrderDomainConfig } from '../../auth/index.js';
-import { nameThisThread } from '../../server/threadName.js';
+import { nameThisThread } from '../../threads/threadName.js';
 import { JOB_BYTES, finishCheck } from './signatureCheck.js';
 
 export interface SignatureBatch {

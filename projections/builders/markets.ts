@@ -64,7 +64,7 @@ export class MarketsBuilder {
           break;
       }
     }
-    if (touched === undefined) return;
+    if (touched === undefined || !out.keeps) return;
     for (const m of touched) {
       out.add(
         'engine_markets',

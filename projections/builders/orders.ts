@@ -139,8 +139,10 @@ export class OrdersBuilder {
     touched.clear();
     const pos = record.pos;
     const changed = (o: OpenOrder): void => this.changed(o, pos, out);
-    const history = (o: { id: string; account: string }, seq: number, ms: number, kind: string, remaining: number, detail = ''): void =>
-      out.add('order_events', `${text(o.id)}\t${pos}\t${seq}\t${time(ms)}\t${kind}\t${text(o.account)}\t${remaining}\t\t${text(detail)}\n`);
+    const keeps = out.keeps;
+    const history = (o: { id: string; account: string }, seq: number, ms: number, kind: string, remaining: number, detail = ''): void => {
+      if (keeps) out.add('order_events', `${text(o.id)}\t${pos}\t${seq}\t${time(ms)}\t${kind}\t${text(o.account)}\t${remaining}\t\t${text(detail)}\n`);
+    };
     let taker: OpenOrder | undefined;
     for (const e of record.events) {
       switch (e.type) {
@@ -205,6 +207,7 @@ export class OrdersBuilder {
    */
   private changed(o: OpenOrder, pos: number, out: RowSink): void {
     this.onChange?.(o, pos);
+    if (!out.keeps) return;
     if (o.status !== 'LIVE') {
       this.pending.delete(o.id);
       writeOrder(out, o, pos);

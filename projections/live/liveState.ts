@@ -38,6 +38,7 @@ export const DEFAULT_MAX_FINISHED_ORDERS = 200_000;
 
 /** The builders' rows, dropped: this state is read in place. */
 class DiscardRows extends RowSink {
+  override readonly keeps = false;
   override add(): void {}
 }
 

@@ -33,6 +33,7 @@ import { EngineClient } from '../../cluster/engineClient.js';
 import { LogFollower } from '../../cluster/logFollower.js';
 import { ProjectionWatcher } from '../../cluster/projectionWatcher.js';
 import { RemoteEngine } from '../../cluster/remoteEngine.js';
+import { DurableFollower } from '../../log/durableFollower.js';
 import { ServiceMetrics } from '../metrics.js';
 import { LateFanout, startFront } from '../front.js';
 import { retrying } from './startupRetry.js';
@@ -177,21 +178,35 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
   // From the engine's stamp on a command (its batch's time, before the append) to this node's replica
   // applying it: the append to Kafka plus the follower's delay. Both clocks are the machines' wall clocks.
   const replicaDelay = metrics.summary('replica_delay_seconds', "Time from the engine stamping a command to this node's replica applying it.");
-  const follower = new LogFollower(log, engine, recovery.pos, {
-    onRecords: (records: readonly LogRecord[]) => {
+  // The consumers of the records the replica applies, on the one follower (log/durableFollower.ts), as in the
+  // single process; the replica's snapshot copy and its read model's copy are consumers too.
+  const durable = new DurableFollower((consumer, error) => logger.error({ err: error, consumer }, 'a consumer of the durable records failed'));
+  durable.register({
+    name: 'replica delay',
+    accept: (records) => {
       const now = Date.now();
       for (const r of records) replicaDelay((now - r.command.time) / 1000);
-      live?.offer(records);
+    },
+  });
+  durable.register({ name: 'read model', accept: (records) => live?.offer(records) });
+  durable.register({
+    name: 'snapshot copy',
+    accept: (records) => {
       snapshots.followed(records);
       seedLiveCopy();
-      try {
-        publisher.publish(records);
-      } catch (error) {
-        logger.error({ err: error }, 'WebSocket publishing failed');
-      }
-      for (const r of records) if (r.command.type === 'ListMarket' || r.command.type === 'UpdateMarket') marketsStale = true;
-      replicaSnapshots.records();
     },
+  });
+  durable.register({ name: 'WebSocket publisher', accept: (records) => publisher.publish(records) });
+  durable.register({
+    name: 'market index',
+    accept: (records) => {
+      for (const r of records) if (r.command.type === 'ListMarket' || r.command.type === 'UpdateMarket') marketsStale = true;
+    },
+  });
+  durable.register({ name: 'replica snapshots', accept: () => replicaSnapshots.records() });
+  metrics.watchFollower(durable);
+  const follower = new LogFollower(log, engine, recovery.pos, {
+    onRecords: (records: readonly LogRecord[]) => durable.offer(records),
     onFailure: (error) => logger.fatal({ err: error }, "this node's replica of the engine stopped following the log"),
   });
   const refresher = setInterval(() => {

@@ -26,6 +26,11 @@ t.test('one port serves every surface, the OpenAPI document and metrics', async 
   t.match(metrics, /http_requests_total\{surface="clob",route="GET \/markets",status="200"\} 2/, "counted per route, whichever mount served it");
   t.match(metrics, /projection_lag_records \d+/);
   t.match(metrics, /engine_log_position \d+/);
+  // The demo catalog's markets were listed through the engine: durable batches, offered to each consumer once.
+  t.match(metrics, /^durable_batches_total [1-9]\d*$/m, 'durable batches went through the one follower');
+  for (const consumer of ['projector', 'read model', 'WebSocket publisher']) {
+    t.match(metrics, new RegExp(`^durable_consumer_seconds_total\\{consumer="${consumer}"\\} [0-9.e-]+$`, 'm'), `the ${consumer}'s time on the follower is counted`);
+  }
 });
 
 t.test('rate limits are enforced when configured', async (t) => {

@@ -56,7 +56,7 @@ const enginePort = engine.port;
 
 async function startApi(dir: string, label: string): Promise<{ proc: ServiceProcess; url: string }> {
   // As deployed: the header edge on its own thread, snapshots from the copies on the snapshot thread (a child
-  // run from sources starts its worker threads through server/moduleWorker.ts).
+  // run from sources starts its worker threads through threads/moduleWorker.ts).
   const proc = spawnRole(['--role', 'api', '--data-dir', dir, '--engine-address', `127.0.0.1:${enginePort}`, '--operator-token', OPERATOR], label);
   const line = await proc.waitFor((l) => l.msg === 'listening', 120_000);
   await proc.waitFor((l) => l.msg === 'connected to the engine');

@@ -35,7 +35,7 @@ export interface ServiceProcess {
 
 export function startServiceProcess(args: readonly string[], label: string): ServiceProcess {
   // Without tap's variables and loader hooks (NODE_OPTIONS): the service is a plain process, whose worker
-  // threads load their TypeScript through tsx alone (server/moduleWorker.ts).
+  // threads load their TypeScript through tsx alone (threads/moduleWorker.ts).
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TAP') && !name.startsWith('_TAPJS') && name !== 'NODE_OPTIONS'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--log-format', 'json', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   // Never outlives the test process, whatever way it ends.
