@@ -47,7 +47,7 @@
 // wallet, as market makers do; latency is then per request, counted for each of its orders.
 //
 // Env: BENCH_ORDERS (40000), BENCH_WARMUP (3000), BENCH_WALLETS (200), BENCH_CONCURRENCY (40), BENCH_BATCH (1),
-// BENCH_MARKETS (2), BENCH_HEADER_EDGE (the service's default), BENCH_CPU_PROF, BENCH_ALLOC_PROF and
+// BENCH_MARKETS (2), BENCH_SERVER_DIR (another build's dist/bench: its server under this load), BENCH_HEADER_EDGE (the service's default), BENCH_CPU_PROF, BENCH_ALLOC_PROF and
 // BENCH_HEAP_SNAPSHOT (directories; unset: none), BENCH_CHILD_STDOUT (a file; unset: none),
 // BENCH_RECOVER_SAMPLE (512), BENCH_RECOVER_SECONDS (1 per measurement, 3 rounds), BENCH_SEED (6),
 // BENCH_ANALYST (0; N > 0: the service serves its ClickHouse HTTP interface, and N analyst loops send heavy
@@ -153,7 +153,10 @@ class ServerChild {
     const ts = self.endsWith('.ts');
     // BENCH_TARGET=cluster: the scale-out roles as separate processes over Kafka (bench/orders/clusterServer.ts).
     const server = CLUSTER ? 'clusterServer' : 'ordersServer';
-    const script = join(self, '..', 'orders', `${server}${ts ? '.ts' : '.js'}`);
+    // BENCH_SERVER_DIR=<a build's dist/bench>: that build's server under this harness (an older commit's
+    // worktree, built), so two builds are compared by the same load in the same run.
+    const serverDir = process.env.BENCH_SERVER_DIR;
+    const script = serverDir !== undefined && serverDir !== '' ? join(resolve(serverDir), 'orders', `${server}.js`) : join(self, '..', 'orders', `${server}${ts ? '.ts' : '.js'}`);
     const child = spawn(process.execPath, [...NODE_FLAGS, ...(ts ? ['--import', 'tsx'] : []), script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     return new Promise((resolveStart, reject) => {
       let out = '';

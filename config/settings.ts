@@ -33,6 +33,13 @@ const MiB = 1024 * 1024;
 /** The projector's pause between commits when --projection-interval-ms is unset, per ClickHouse mode (ms). */
 export const PROJECTION_INTERVAL_MS = { embedded: 300, server: 1_000 } as const;
 
+/**
+ * Under light load (fewer records waiting than `records` once the least pause is over) the projector commits up
+ * to `intervalMs` apart instead (projections/projector.ts, ProjectorOptions.lightLoad): one commit a second
+ * rather than three at a few hundred orders per second, where ClickHouse's fixed cost per commit dominated.
+ */
+export const PROJECTION_LIGHT_LOAD = { intervalMs: 1_000, records: 1_000 } as const;
+
 export const SETTINGS = {
   // Roles (one process, or engine / API / projector processes over Kafka and a ClickHouse server)
   role: setting(
@@ -67,7 +74,7 @@ export const SETTINGS = {
   // ClickHouse
   clickhouseMode: setting(oneOf(['embedded', 'server'] as const), 'embedded', 'embedded: chDB inside this process, data under the data directory; server: the ClickHouse server at the URL below.'),
   clickhouseNice: setting(int(0, 19), 10, "Nice value of the embedded ClickHouse's own threads (its query, insert and merge pools), above the rest of the process: under load they take the CPU that the engine, HTTP and WebSocket threads leave, so a projector commit or a merge does not delay order answers and stream deliveries. Reads served from ClickHouse then wait for that CPU too. 0: the process's value. Raising it needs no privilege. Embedded mode only (a ClickHouse server has its own settings)."),
-  projectionIntervalMs: optional(int(0, 10_000), `Least time between two projector commits into ClickHouse while the log grows; unset: ${PROJECTION_INTERVAL_MS.embedded} with the embedded ClickHouse, ${PROJECTION_INTERVAL_MS.server} with a server (ClickHouse advises about one insert per second per table into a server: each insert makes a part, which its merges then rewrite). In one process a read waiting for its own writes cuts the pause short. Each commit costs ClickHouse a few ms of CPU per table whatever its size, so larger means less CPU under load but more projection lag (embedded, at 5,000 fills/s on a quiet machine: lag p99 ~380 ms at 200, ~520 ms at 300).`),
+  projectionIntervalMs: optional(int(0, 10_000), `Least time between two projector commits into ClickHouse while the log grows; unset: ${PROJECTION_INTERVAL_MS.embedded} with the embedded ClickHouse, ${PROJECTION_INTERVAL_MS.server} with a server (ClickHouse advises about one insert per second per table into a server: each insert makes a part, which its merges then rewrite). In one process a read waiting for its own writes cuts the pause short. Each commit costs ClickHouse a few ms of CPU per table whatever its size, so larger means less CPU under load but more projection lag (embedded, at 5,000 fills/s on a quiet machine: lag p99 ~380 ms at 200, ~520 ms at 300). Under light load (fewer than ${PROJECTION_LIGHT_LOAD.records} records waiting once this pause is over) commits are up to ${PROJECTION_LIGHT_LOAD.intervalMs} ms apart.`),
   liveReads: setting(bool(), true, 'Serve /positions, /holders, /data/orders, /data/order/{id}, and the pages of /trades?user= and /data/trades that lie within the fills it keeps, from the in-memory read model (projections/live/), which follows the log; false reads them from ClickHouse.'),
   liveFinishedOrders: setting(int(0, 100_000_000), 200_000, 'Finished orders the in-memory read model keeps for GET /data/order/{id} (~0.65 KB each; older ones are read from ClickHouse).'),
   liveAccountFills: setting(int(0, 1_000_000), 1_000, "Newest fills of each account the in-memory read model keeps for GET /trades?user= and GET /data/trades: a page within them is answered from memory, one reaching further from ClickHouse. 0: no fills kept."),

@@ -6,7 +6,7 @@
 // log, write the engine's final snapshot, and close the log and ClickHouse.
 
 import type { Logger } from 'pino';
-import { projectionIntervalOf, type Config } from '../config/index.js';
+import { PROJECTION_LIGHT_LOAD, projectionIntervalOf, type Config } from '../config/index.js';
 import type { EngineHost } from '../host/engineHost.js';
 import type { LogRecord } from '../log/eventLog.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
@@ -130,7 +130,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
 
   const clickhouseHttp = config.clickhouseHttpPort === undefined ? undefined : await startClickHouseEndpoint(config, ch, logger);
 
-  const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config) });
+  const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), lightLoad: PROJECTION_LIGHT_LOAD });
   late.projector = projector;
   await projector.start();
   // Restored as of the projector's committed position before the projector writes anything newer.

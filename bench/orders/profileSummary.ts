@@ -47,8 +47,13 @@ const RULES: readonly Rule[] = [
   ['fast-json-stringify (responses)', inUrl('fast-json-stringify')],
   ['trading routes (api/trading/)', inUrl('api/trading/')],
   ['engine (engine/)', inUrl('/engine/')],
-  ['journal (log/)', inUrl('/log/')],
+  // The consumers of the durable records (log/durableFollower.ts), before the journal's rule: the follower's
+  // frame is in log/ and under it every consumer's.
+  ['read model (projections/live/)', inUrl('/projections/live/')],
   ['projector + chDB (projections/, storage/)', inUrl('/projections/', '/storage/', 'chdb')],
+  ['WebSocket publisher and channels (api/ws/)', inUrl('/api/ws/')],
+  ['snapshot copy hand-over (host/snapshot*)', inUrl('/host/snapshot')],
+  ['journal (log/)', inUrl('/log/')],
   ['engine host (host/)', inUrl('/host/')],
   ['catalog', inUrl('/catalog/')],
   ['server/ (metrics, service)', inUrl('/server/', 'prom-client')],

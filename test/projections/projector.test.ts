@@ -125,6 +125,43 @@ t.test('builder codes reach orders and both sides of fills', async (t) => {
   t.ok(builderFills === 0 || tagged > 0, `${tagged} of ${builderFills} fills attributed`);
 });
 
+t.test('under light load commits wait on past minIntervalMs until enough records wait; a waiting reader still cuts it short', async (t) => {
+  const commands = sessionFor(406, 200);
+  const first = commands.length - 30;
+  const session = await loggedSession(commands.slice(0, first));
+  const { ch, db } = await freshDatabase();
+  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, minIntervalMs: 20, lightLoad: { intervalMs: 60_000, records: 10 } });
+  await projector.start();
+  const controller = new AbortController();
+  const running = projector.run(controller.signal);
+  await projector.waitFor(first);
+  let pos = first;
+  const append = async (n: number): Promise<void> => {
+    const records = commands.slice(pos, pos + n).map((command, i) => ({ pos: pos + 1 + i, command, events: session.engine.apply(command) }));
+    pos += n;
+    await session.journal.append(records);
+    projector.notify();
+  };
+  await append(1);
+  // The projector waits on after its last commit (nothing waits); a reader waiting for the record ends that.
+  await projector.waitFor(first + 1, 5_000);
+  await append(5);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.equal(projector.position, first + 1, 'fewer records than lightLoad.records wait: no commit 300 ms on (minIntervalMs is 20)');
+  await append(5);
+  const started = Date.now();
+  while (projector.position < first + 11 && Date.now() - started < 5_000) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.equal(projector.position, first + 11, 'ten records waiting end the wait at once');
+  await append(2);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.equal(projector.position, first + 11, 'two records wait again');
+  const waited = Date.now();
+  await projector.waitFor(first + 13, 10_000);
+  t.ok(Date.now() - waited < 5_000, 'a reader waiting for a position ends the wait');
+  controller.abort();
+  await running;
+});
+
 t.test('minIntervalMs spaces commits while the log grows; a reader waiting for a position cuts the pause short', async (t) => {
   const commands = sessionFor(405, 200);
   const first = commands.length - 20;
