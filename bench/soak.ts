@@ -1,0 +1,146 @@
+// `npm run bench:soak`: the service as `npm start` runs it (embedded defaults, the demo catalog and the demo
+// traders: a constant light load of about ten orders a second), in a child process on a fresh data directory,
+// watched for BENCH_MINUTES (60) minutes. Each minute it prints the child's CPU over that minute (all its
+// threads, % of one core, from /proc/<pid>/stat), its resident memory (VmRSS), the log records the engine made
+// durable that minute (engine_log_position on /metrics: the load is constant when these are), the JS heap
+// used (nodejs_heap_size_used_bytes) and the ClickHouse parts the projection tables hold (system.parts, through
+// the service's ClickHouse endpoint), so that whatever grows shows which part grows.
+//
+// The figure the README holds: CPU and RSS of minutes 5 to BENCH_MINUTES against their minute-5 values (the
+// first minutes are start-up: the catalog listed, the demo books filled, the JIT warming). The last line is
+// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, rssMb, records, heapMb, parts}],
+// cpuAt5, cpuLast, rssAt5, rssLast, cpuDriftPct, rssDriftPct, flat, machine}, where cpuLast and rssLast are
+// the means of the last five minutes and flat says whether both stay within 10% of minute 5.
+//
+// Env: BENCH_MINUTES (60), BENCH_KEEP_DATA (unset: the data directory is removed at the end).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
+
+const MINUTES = Number(process.env.BENCH_MINUTES ?? 60);
+const ANALYST_PASSWORD = 'soak-analyst';
+
+const root = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address !== null ? done(address.port) : fail(new Error('no port'))));
+    });
+  });
+}
+
+/** CPU ticks (10 ms) of every thread of the process, and its resident memory (MB). */
+function sample(pid: number): { ticks: number; rssMb: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return { ticks: Number(fields[11]) + Number(fields[12]), rssMb: rssKb / 1024 };
+}
+
+async function metric(port: number, name: string): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? NaN : Number(line.split(' ')[1]);
+}
+
+async function parts(chPort: number): Promise<number> {
+  const query = "SELECT count() FROM system.parts WHERE database = 'exchange' AND active FORMAT TabSeparated";
+  const response = await fetch(`http://127.0.0.1:${chPort}/?user=analyst&password=${ANALYST_PASSWORD}`, { method: 'POST', body: query });
+  return response.ok ? Number((await response.text()).trim()) : NaN;
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
+const [httpPort, wsPort, chPort] = [await freePort(), await freePort(), await freePort()];
+const flags = readFileSync(join(root, 'scripts', 'node-flags'), 'utf8').trim().split(/\s+/).filter((f) => f !== '');
+const args = [
+  ...flags,
+  join(root, 'dist', 'server', 'main.js'),
+  '--data-dir', dataDir,
+  '--http-port', String(httpPort),
+  '--ws-port', String(wsPort),
+  '--clickhouse-http-port', String(chPort),
+  '--analyst-password', ANALYST_PASSWORD,
+  '--log-level', 'warn',
+];
+const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+const pid = child.pid;
+if (pid === undefined) throw new Error('the service did not start');
+let exited = false;
+child.once('exit', (code) => {
+  exited = true;
+  if (code !== 0 && code !== null) console.error(`the service exited with code ${code}`);
+});
+process.once('exit', () => child.kill('SIGKILL'));
+
+for (let i = 0; ; i++) {
+  if (exited) throw new Error('the service exited before it served');
+  try {
+    if ((await fetch(`http://127.0.0.1:${httpPort}/health`)).ok) break;
+  } catch {
+    // not listening yet
+  }
+  if (i > 600) throw new Error('the service did not serve within 60 s');
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+console.log(`machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
+console.log(`soak: the service as npm start runs it (demo traders on), ${MINUTES} minutes, one line a minute`);
+console.log('| minute | CPU % of one core | RSS MB | records | JS heap MB | ClickHouse parts |');
+console.log('|---|---|---|---|---|---|');
+
+interface Minute {
+  readonly minute: number;
+  readonly cpuPct: number;
+  readonly rssMb: number;
+  readonly records: number;
+  readonly heapMb: number;
+  readonly parts: number;
+}
+const perMinute: Minute[] = [];
+let last = sample(pid);
+let lastAt = performance.now();
+let lastPos = await metric(httpPort, 'engine_log_position');
+for (let minute = 1; minute <= MINUTES && !exited; minute++) {
+  await new Promise((r) => setTimeout(r, 60_000 - (performance.now() - lastAt)));
+  const now = sample(pid);
+  const at = performance.now();
+  const pos = await metric(httpPort, 'engine_log_position');
+  const row: Minute = {
+    minute,
+    cpuPct: Math.round(((now.ticks - last.ticks) * 10 * 1000) / (at - lastAt)) / 10,
+    rssMb: Math.round(now.rssMb),
+    records: pos - lastPos,
+    heapMb: Math.round((await metric(httpPort, 'nodejs_heap_size_used_bytes')) / 1e6),
+    parts: await parts(chPort),
+  };
+  perMinute.push(row);
+  console.log(`| ${row.minute} | ${row.cpuPct} | ${row.rssMb} | ${row.records} | ${row.heapMb} | ${row.parts} |`);
+  last = now;
+  lastAt = at;
+  lastPos = pos;
+}
+
+child.kill('SIGTERM');
+await new Promise((r) => (exited ? r(undefined) : child.once('exit', r)));
+if (process.env.BENCH_KEEP_DATA === undefined) rmSync(dataDir, { recursive: true, force: true });
+
+const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const at5 = perMinute.find((m) => m.minute === 5);
+const tail = perMinute.slice(-5);
+const cpuLast = Math.round(mean(tail.map((m) => m.cpuPct)) * 10) / 10;
+const rssLast = Math.round(mean(tail.map((m) => m.rssMb)));
+const drift = (a: number | undefined, b: number): number | null => (a === undefined || a === 0 ? null : Math.round(((b - a) / a) * 1000) / 10);
+const cpuDriftPct = drift(at5?.cpuPct, cpuLast);
+const rssDriftPct = drift(at5?.rssMb, rssLast);
+const flat = cpuDriftPct !== null && rssDriftPct !== null && Math.abs(cpuDriftPct) <= 10 && Math.abs(rssDriftPct) <= 10;
+console.log(`minute 5: CPU ${at5?.cpuPct ?? '-'}%, RSS ${at5?.rssMb ?? '-'} MB; last five minutes: CPU ${cpuLast}%, RSS ${rssLast} MB; drift CPU ${cpuDriftPct ?? '-'}%, RSS ${rssDriftPct ?? '-'}% (flat within 10%: ${flat})`);
+console.log(JSON.stringify({ bench: 'soak', minutes: perMinute.length, perMinute, cpuAt5: at5?.cpuPct ?? null, cpuLast, rssAt5: at5?.rssMb ?? null, rssLast, cpuDriftPct, rssDriftPct, flat, machine: `${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}` }));
