@@ -8,14 +8,14 @@
 //
 // The figure the README holds: CPU and RSS of minutes 5 to BENCH_MINUTES against their minute-5 values (the
 // first minutes are start-up: the catalog listed, the demo books filled, the JIT warming). The last line is
-// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, rssMb, records, heapMb, parts}],
+// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, rssMb, anonMb, fileMb, records, heapMb, parts}],
 // cpuAt5, cpuLast, rssAt5, rssLast, cpuDriftPct, rssDriftPct, flat, machine}, where cpuLast and rssLast are
 // the means of the last five minutes and flat says whether both stay within 10% of minute 5.
 //
 // Env: BENCH_MINUTES (60), BENCH_KEEP_DATA (unset: the data directory is removed at the end).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,14 +37,39 @@ function freePort(): Promise<number> {
   });
 }
 
-/** CPU ticks (10 ms) of every thread of the process, and its resident memory (MB). */
-function sample(pid: number): { ticks: number; rssMb: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+/**
+ * CPU ticks (10 ms) of every thread of the process, and its resident memory (MB): in all, anonymous (heaps,
+ * ClickHouse's caches and buffers) and file-backed (code and mapped files: chDB's library alone is hundreds of MB,
+ * paged in as its code runs).
+ */
+function sample(pid: number): { ticks: number; rssMb: number; anonMb: number; fileMb: number; groups: Map<string, number> } {
+  const ticksOf = (stat: string): number => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  };
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-  return { ticks: Number(fields[11]) + Number(fields[12]), rssMb: rssKb / 1024 };
+  const kb = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
+  const groups = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const group = groupOf(tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
+      groups.set(group, (groups.get(group) ?? 0) + ticksOf(stat));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return { ticks: ticksOf(readFileSync(`/proc/${pid}/stat`, 'utf8')), rssMb: kb('VmRSS'), anonMb: kb('RssAnon'), fileMb: kb('RssFile'), groups };
 }
+
+/** The thread groups the per-minute line shows: the service's own threads, ClickHouse's, Node's and V8's. */
+function groupOf(name: string): string {
+  if (name === 'main' || name.startsWith('pmx-')) return name === 'main' ? 'main' : 'pmx threads';
+  if (name === 'MergeMutate') return 'CH merges';
+  if (name === 'node') return 'node (V8, libuv)';
+  return 'CH other';
+}
+const GROUPS = ['main', 'pmx threads', 'CH merges', 'CH other', 'node (V8, libuv)'] as const;
 
 async function metric(port: number, name: string): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
@@ -94,13 +119,17 @@ for (let i = 0; ; i++) {
 
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
 console.log(`soak: the service as npm start runs it (demo traders on), ${MINUTES} minutes, one line a minute`);
-console.log('| minute | CPU % of one core | RSS MB | records | JS heap MB | ClickHouse parts |');
-console.log('|---|---|---|---|---|---|');
+console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap MB | ClickHouse parts |`);
+console.log('|---|---|---|---|---|---|---|---|');
 
 interface Minute {
   readonly minute: number;
   readonly cpuPct: number;
+  /** CPU % of one core by thread group (GROUPS). */
+  readonly cpuByGroup: Record<string, number>;
   readonly rssMb: number;
+  readonly anonMb: number;
+  readonly fileMb: number;
   readonly records: number;
   readonly heapMb: number;
   readonly parts: number;
@@ -117,13 +146,16 @@ for (let minute = 1; minute <= MINUTES && !exited; minute++) {
   const row: Minute = {
     minute,
     cpuPct: Math.round(((now.ticks - last.ticks) * 10 * 1000) / (at - lastAt)) / 10,
+    cpuByGroup: Object.fromEntries(GROUPS.map((g) => [g, Math.max(0, Math.round((((now.groups.get(g) ?? 0) - (last.groups.get(g) ?? 0)) * 10 * 1000) / (at - lastAt)) / 10)])),
     rssMb: Math.round(now.rssMb),
+    anonMb: Math.round(now.anonMb),
+    fileMb: Math.round(now.fileMb),
     records: pos - lastPos,
     heapMb: Math.round((await metric(httpPort, 'nodejs_heap_size_used_bytes')) / 1e6),
     parts: await parts(chPort),
   };
   perMinute.push(row);
-  console.log(`| ${row.minute} | ${row.cpuPct} | ${row.rssMb} | ${row.records} | ${row.heapMb} | ${row.parts} |`);
+  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} | ${row.parts} |`);
   last = now;
   lastAt = at;
   lastPos = pos;

@@ -6,8 +6,10 @@
 //
 // Contract:
 // - offer() is called with each durable batch exactly once, in log order, after the batch is durable and after
-//   its replies were released (their continuations run once the offer returns). A consumer gets the very
-//   records appended and must not modify them.
+//   its replies were released (their continuations run once the offer returns), and before the next batch is
+//   applied: a consumer may read the engine's state as of this batch (the publisher reads the books' levels, so
+//   its work cannot be put off past the next batch). A consumer gets the very records appended and must not
+//   modify them.
 // - Consumers run in registration order: a consumer may rely on those registered before it having seen the
 //   batch (the publisher reads the read model's creation times of orders).
 // - A consumer that throws is reported (onError) and the others still get the batch; it gets the next batches

@@ -36,6 +36,12 @@
 // and reads the log otherwise (after a restart, a gap, or a lag beyond the queue's bound). A handed-over
 // record must equal its log copy as every builder reads it; the engine keeps its events equal to their JSON
 // round trip and never touches them after apply() returns (test/projections/projectorOffer.test.ts).
+// Between passes (while run() waits between commits) offered records that are exactly the next positions are
+// built at once, in the durable follower's pass, into rows that the next pass commits as its first batch:
+// a record is then dropped while young instead of being held for the length of a pause (hundreds of ms, long
+// enough to be copied into V8's old generation and collected there), and the builders' state (open orders'
+// creation times included) is at the log's end. The batch's rows are the same as a pass would build: the
+// open orders, positions and prices it changed are flushed into it when the pass takes it.
 
 import { randomUUID } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
@@ -152,8 +158,19 @@ export class Projector {
   private hurry: (() => void) | null = null;
   /** Records of this.log handed over in memory (offer()), not yet projected. */
   private readonly offered: OfferedRecords;
+  /** Passes queued or running (exclusive()); records are built as they are offered only while none is. */
+  private passesInFlight = 0;
+  /** start() has restored the state: offered records may be built from then on. */
+  private restored = false;
+  /**
+   * Records built as they were offered, between passes: the rows of positions eager.from..builtPos, committed as
+   * the next pass's first batch (their open orders, positions and prices flushed into it then).
+   */
+  private eager: { readonly from: number; readonly rows: RowSink } | undefined;
   /** Records taken from `offered` rather than read from the log (tests, metrics). */
   private offeredTaken = 0;
+  /** Of them, records built as they were offered (tests, metrics). */
+  private builtOnOffer = 0;
 
   constructor(
     private readonly ch: ClickHouseClient,
@@ -170,6 +187,11 @@ export class Projector {
   /** How many projected records came from offer() instead of the log. */
   get handedOver(): number {
     return this.offeredTaken;
+  }
+
+  /** How many of them were built as they were offered, between passes (canBuildNow()). */
+  get builtAsOffered(): number {
+    return this.builtOnOffer;
   }
 
   /** Last log position whose rows are committed. */
@@ -223,19 +245,24 @@ export class Projector {
         markets: this.markets, orders: this.orders, positions: this.positions, prices: this.prices,
       });
       const { pendingFrom: from, pendingTo: to } = progress;
-      if (!pending) return;
-      const batch = await this.build({ from, to, records: this.readRange(this.log, from, to) }, landed);
-      await clearAppendedRows(this.ch, this.db, batch.rows, from, to);
-      await this.write({ ...batch, redo: randomUUID() });
+      if (pending) {
+        const batch = await this.build({ from, to, records: this.readRange(this.log, from, to) }, landed);
+        await clearAppendedRows(this.ch, this.db, batch.rows, from, to);
+        await this.write({ ...batch, redo: randomUUID() });
+      }
+      this.restored = true;
     });
   }
 
   /** Runs `pass` after every pass before it; a pass after a failed commit is refused. */
   private exclusive<T>(pass: () => Promise<T>): Promise<T> {
-    const run = this.passes.then(() => {
-      if (this.broken !== undefined) throw new Error(`projector ${this.name} stopped after a failure (its state is past its tables); start a new one`, { cause: this.broken });
-      return pass();
-    });
+    this.passesInFlight += 1;
+    const run = this.passes
+      .then(() => {
+        if (this.broken !== undefined) throw new Error(`projector ${this.name} stopped after a failure (its state is past its tables); start a new one`, { cause: this.broken });
+        return pass();
+      })
+      .finally(() => (this.passesInFlight -= 1));
     this.passes = run.catch(() => undefined);
     return run;
   }
@@ -369,12 +396,19 @@ export class Projector {
   private async pipeline(next: () => BatchSource | undefined): Promise<number> {
     let writing: Promise<void> | undefined;
     let done = 0;
+    let built = this.takeEager();
     try {
       for (;;) {
-        const source = next();
-        if (source === undefined) break;
-        const batch = await this.build(source);
-        done += source.to - source.from + 1;
+        let batch: Batch;
+        if (built !== undefined) {
+          batch = built;
+          built = undefined;
+        } else {
+          const source = next();
+          if (source === undefined) break;
+          batch = await this.build(source);
+        }
+        done += batch.to - batch.from + 1;
         if (writing !== undefined) await writing;
         writing = this.write(batch);
         // Observed now, awaited later: a failure while the next batch is read is not an unhandled rejection.
@@ -441,8 +475,46 @@ export class Projector {
    * read from: the records must not be modified afterwards.
    */
   offer(records: readonly LogRecord[]): void {
-    this.offered.add(records, this.builtPos);
+    if (this.canBuildNow(records)) this.buildNow(records);
+    else this.offered.add(records, this.builtPos);
     this.notify();
+  }
+
+  /**
+   * Offered records are built at once (in the durable follower's pass, while they are young: held until a
+   * pass, hundreds of ms, they outlived the young generation and were copied into the old one) when nothing
+   * else builds: no pass queued or running, the state restored and sound, and they are exactly the next
+   * positions, nothing held before them, within one batch's bound.
+   */
+  private canBuildNow(records: readonly LogRecord[]): boolean {
+    const first = records[0];
+    if (first === undefined || !this.restored || this.passesInFlight > 0 || this.broken !== undefined || this.offered.size > 0) return false;
+    if (first.pos !== this.builtPos + 1 || (records[records.length - 1] as LogRecord).pos !== first.pos + records.length - 1) return false;
+    const from = this.eager?.from ?? first.pos;
+    return first.pos + records.length - from <= (this.options.maxBatch ?? DEFAULT_MAX_BATCH);
+  }
+
+  private buildNow(records: readonly LogRecord[]): void {
+    const eager = (this.eager ??= { from: (records[0] as LogRecord).pos, rows: new RowSink() });
+    try {
+      for (const record of records) this.apply(record, eager.rows, NONE_LANDED);
+      this.offeredTaken += records.length;
+      this.builtOnOffer += records.length;
+    } catch (error) {
+      // The state may be past the rows now: as a build that fails part-way.
+      this.broken ??= error;
+    }
+  }
+
+  /** The batch of the records built as offered, its open orders, positions and prices flushed into it; none: undefined. */
+  private takeEager(): Batch | undefined {
+    const eager = this.eager;
+    if (eager === undefined) return undefined;
+    this.eager = undefined;
+    this.orders.flush(eager.rows);
+    this.positions.flush(eager.rows);
+    this.prices.flush(eager.rows);
+    return { from: eager.from, to: this.builtPos, rows: eager.rows };
   }
 
   /**
@@ -494,9 +566,9 @@ export class Projector {
     this.lightUntil = undefined;
   }
 
-  /** Records of this projector's log not built yet. */
+  /** Records of this projector's log not committed yet (built as offered or not). */
   private get backlog(): number {
-    return this.log.lastPos - this.builtPos;
+    return this.log.lastPos - this.progressPos;
   }
 
   /** Tells a waiting run() that the log has grown (the engine host calls this after each durable batch). */

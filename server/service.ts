@@ -85,16 +85,18 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
 
   const metrics = new ServiceMetrics();
   // The consumers of the durable records, on the one follower (log/durableFollower.ts), in this order: the
-  // projector's hand-over (it reads the log for whatever it was not handed: the records made durable before it
-  // existed, or after it fell behind), the in-memory read model (projections/live/), then the WebSocket
-  // publisher. They are built after the engine; until then their registrations pass the batches by.
+  // in-memory read model (projections/live/), the WebSocket publisher (which takes the creation time of an
+  // order open since before start-up from the read model, or without it from the projector's open orders, as
+  // they stood before the batch), then the projector's hand-over (it builds the records at once between its
+  // commits, and reads the log for whatever it was not handed: the records made durable before it existed, or
+  // after it fell behind). They are built after the engine; until then their registrations pass the batches by.
   const late: { projector?: Projector; live?: LiveReadModel; publisher?: StreamPublisher; markets?: MarketIndex } = {};
   const follower = new DurableFollower((consumer, error) => logger.error({ err: error, consumer }, 'a consumer of the durable records failed'));
-  follower.register({ name: 'projector', accept: (records) => late.projector?.offer(records) });
   follower.register({ name: 'read model', accept: (records) => late.live?.offer(records) });
   if (hooks.onDurable !== undefined) follower.register({ name: 'durable hook', accept: hooks.onDurable });
   follower.register({ name: 'WebSocket publisher', accept: (records) => late.publisher?.publish(records) });
   if (hooks.onPublished !== undefined) follower.register({ name: 'published hook', accept: hooks.onPublished });
+  follower.register({ name: 'projector', accept: (records) => late.projector?.offer(records) });
   metrics.watchFollower(follower);
   const engineService = await startEngineService(config, {
     clock: hooks.engineClock ?? clock,

@@ -1,7 +1,8 @@
 // Records handed to the projector in memory (Projector.offer()) are indistinguishable from the ones it reads
 // back from the journal: the real engine host on a real journal, a projector fed by its durable batches (some
-// hand-overs skipped, so that gaps send it back to the journal, and a small bound) and a projector reading
-// the journal, into real chDB, in the same batches: the same rows sent, byte for byte, and the same tables.
+// hand-overs skipped, so that gaps send it back to the journal, and a small bound; records built as they are
+// offered between passes, or held and built by the next pass) and a projector reading the journal, into real
+// chDB, in the same batches: the same rows sent, byte for byte, and the same tables.
 
 import t from 'tap';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -81,6 +82,7 @@ t.test('a projector fed in memory writes exactly what one reading the journal wr
   t.equal(total, commands.length);
   t.ok(countFills(durable) > 50, `${countFills(durable)} fills`);
   t.ok(fed.handedOver > total / 2 && fed.handedOver < total, `${fed.handedOver} of ${total} records projected from memory, the rest read from the journal`);
+  t.ok(fed.builtAsOffered > 0 && fed.builtAsOffered < fed.handedOver, `${fed.builtAsOffered} of them built as they were offered, between passes, the others by a pass`);
   t.ok(batches.length > 5, `${batches.length} batches`);
   // What makes a handed-over record equal to its log copy for every reader: its events are their own JSON
   // round trip (no undefined properties, no -0, no class instances), and they were not changed after the hand-over.

@@ -1,0 +1,148 @@
+// `npm run bench:resting-memory`: what one resting order costs in memory, part by part, in one process of the
+// service: the engine (books and reservations), the snapshot thread's copy of the engine (restored from the
+// engine's export, as the copy is seeded: host/snapshotWorker.ts), the in-memory read model (projections/live/,
+// applying the records as decoded from the log) and an API node's copy of the read model (restored from the
+// model's snapshot bytes, as seeded). The real engine places BENCH_ORDERS (100,000) GTC bids that never cross,
+// from 1,000 accounts over 20 markets; each part's heap is measured after forced collections, less the same
+// part holding the accounts and markets alone, and divided by the resting orders. The parts run in one heap
+// here; in the service the copies live on the snapshot thread's heap, which a process's RSS adds up.
+// The projector's open orders (projections/builders/orders.ts) are measured too: the single process holds them
+// beside the read model's. The last line is one JSON object: {bench: 'resting-memory', orders, bytesPerOrder:
+// {engine, engineCopy, readModel, projector, readModelCopy, singleProcess, apiNode}}.
+
+import { DEFAULT_ENGINE_CONFIG, Engine, exportSnapshot, restoreSnapshot, type Command, type EngineSnapshot } from '../engine/index.js';
+import type { Submission } from '../host/engineHost.js';
+import { decodeEvents, encodeRecord } from '../log/recordCodec.js';
+import { LiveState } from '../projections/live/liveState.js';
+import { readSnapshot, restoreSnapshot as restoreLive, snapshotBytes } from '../projections/live/liveSnapshot.js';
+import { OrdersBuilder, type FillOrders } from '../projections/builders/orders.js';
+import { RowSink } from '../projections/rows.js';
+
+/** The projector's builders' state without its rows (what it holds between commits). */
+class NoRows extends RowSink {
+  override readonly keeps = false;
+  override add(): void {}
+}
+
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
+const ACCOUNTS = 1_000;
+const MARKETS = 20;
+const USDC = 1_000_000;
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error('run with node --expose-gc');
+const heap = (): number => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+const hex = (prefix: string, n: number, width: number): string => `0x${prefix}${n.toString(16).padStart(width - prefix.length, '0')}`;
+
+/** The records of a history as encoded bytes (outside the JS heap), made by an engine that is then dropped. */
+function history(orders: number): Buffer[] {
+  const engine = new Engine();
+  let time = 1_800_000_000_000;
+  let pos = 0;
+  const out: Buffer[] = [];
+  const run = (c: Submission): void => {
+    const command = { ...c, time: (time += 1) } as Command;
+    const events = engine.apply(command);
+    if (events.some((e) => e.type === 'OrderRejected' || e.type === 'CommandRejected')) throw new Error(`refused: ${JSON.stringify(events)}`);
+    out.push(encodeRecord({ pos: (pos += 1), command, events }));
+  };
+  const tokens: string[] = [];
+  for (let i = 0; i < MARKETS; i++) {
+    const tokenIds: [string, string] = [String(7_000_000 + 2 * i), String(7_000_001 + 2 * i)];
+    tokens.push(tokenIds[0]);
+    run({ type: 'ListMarket', conditionId: hex('c1', i, 64), tokenIds, tickSize: 10_000, minSize: USDC, makerFeeBps: 0, takerFeeBps: 0, negRisk: false });
+  }
+  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => hex('ac', i, 40));
+  for (const account of accounts) run({ type: 'Deposit', account, amount: 1_000_000 * USDC });
+  for (let n = 1; n <= orders; n++) {
+    // Bids at 1-40 cents, never an ask: every order rests.
+    const cents = 1 + (n % 40);
+    run({
+      type: 'PlaceOrder', orderId: hex('0d', n, 64), account: accounts[n % ACCOUNTS] as string, owner: 'bench', tokenId: tokens[n % MARKETS] as string, side: 'BUY',
+      makerAmount: (5 * cents * USDC) / 100, takerAmount: 5 * USDC, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: 0,
+    });
+  }
+  return out;
+}
+
+function replay(records: readonly Buffer[]): Engine {
+  const engine = new Engine();
+  for (const bytes of records) engine.apply(decodeCommandOf(bytes));
+  return engine;
+}
+
+/** The command of an encoded record (replay needs only it). */
+function decodeCommandOf(bytes: Buffer): Command {
+  const length = bytes.readUInt32BE(9);
+  return JSON.parse(bytes.toString('utf8', 13, 13 + length)) as Command;
+}
+
+const setupOnly = history(0);
+const full = history(ORDERS);
+const options = { feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount };
+const kept: unknown[] = [];
+
+/** Heap of what `make` returns, kept reachable: its bytes with the orders less its bytes without them. */
+function measure(make: (records: readonly Buffer[]) => unknown): number {
+  const h0 = heap();
+  const without = make(setupOnly);
+  kept.push(without);
+  const h1 = heap();
+  const withOrders = make(full);
+  kept.push(withOrders);
+  const h2 = heap();
+  return (h2 - h1 - (h1 - h0)) / ORDERS;
+}
+
+const engineBytes = measure(replay);
+const resting = (kept[kept.length - 1] as Engine).state.live.size();
+if (resting !== ORDERS) throw new Error(`${resting} orders rest, not ${ORDERS}`);
+const copyBytes = measure((records) => {
+  const json = JSON.stringify(exportSnapshot(replay(records)));
+  return restoreSnapshot(JSON.parse(json) as EngineSnapshot);
+});
+// The replayed engines made above for the copies are garbage by now: only the restored copies stay.
+const live = (records: readonly Buffer[]): LiveState => {
+  const state = new LiveState(options);
+  for (const bytes of records) state.apply(decodeEvents(bytes));
+  return state;
+};
+const liveBytes = measure(live);
+const projectorBytes = measure((records) => {
+  const orders = new OrdersBuilder();
+  const sink = new NoRows();
+  const fills: FillOrders[] = [];
+  for (const bytes of records) orders.apply(decodeEvents(bytes), sink, fills);
+  return orders;
+});
+const liveCopyBytes = measure((records) => {
+  const bytes = snapshotBytes(live(records));
+  const state = new LiveState(options);
+  restoreLive(readSnapshot(bytes), state);
+  return state;
+});
+
+const round = (n: number): number => Math.round(n);
+const perOrder = {
+  engine: round(engineBytes),
+  engineCopy: round(copyBytes),
+  readModel: round(liveBytes),
+  projector: round(projectorBytes),
+  readModelCopy: round(liveCopyBytes),
+  singleProcess: round(engineBytes + copyBytes + liveBytes + projectorBytes),
+  apiNode: round(engineBytes + copyBytes + liveBytes + liveCopyBytes),
+};
+console.log(`${ORDERS} resting orders (GTC bids from ${ACCOUNTS} accounts over ${MARKETS} markets), JS heap per resting order after forced collections:`);
+console.log('| part | bytes per resting order |');
+console.log('|---|---|');
+console.log(`| engine (books, order, reservation) | ${perOrder.engine} |`);
+console.log(`| the snapshot thread's copy of the engine | ${perOrder.engineCopy} |`);
+console.log(`| in-memory read model (open order, by id and by account) | ${perOrder.readModel} |`);
+console.log(`| the projector's open orders (OrdersBuilder; the single process and the projector role) | ${perOrder.projector} |`);
+console.log(`| an API node's copy of the read model on its snapshot thread | ${perOrder.readModelCopy} |`);
+console.log(`| the single process: engine, its copy, read model, projector | ${perOrder.singleProcess} |`);
+console.log(`| an API node: replica, its copy, read model, its copy | ${perOrder.apiNode} |`);
+console.log(JSON.stringify({ bench: 'resting-memory', orders: ORDERS, bytesPerOrder: perOrder, kept: kept.length }));
