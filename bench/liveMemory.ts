@@ -30,22 +30,17 @@ import { SnapshotStore } from '../host/snapshotStore.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Rng } from './prng.js';
+import { collectedHeap, hexId } from './collectedHeap.js';
 
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 10_000);
 const RESTORE = process.env.BENCH_RESTORE !== 'false';
 const MARKETS = 100;
 const MAKERS = 50;
 const USDC = 1_000_000;
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error('run with node --expose-gc');
 
-const heap = (): number => {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
+const heap = collectedHeap;
 
-const hex = (prefix: string, n: number, width: number): string => `0x${prefix}${n.toString(16).padStart(width - prefix.length, '0')}`;
+const hex = hexId;
 /** The history, made by the engine (which is garbage once this returns: it is no part of what is measured). */
 function makeHistory(): { records: LogRecord[]; positions: number; open: number } {
   const rng = new Rng(16);

@@ -17,6 +17,7 @@ import { LiveState } from '../projections/live/liveState.js';
 import { readSnapshot, restoreSnapshot as restoreLive, snapshotBytes } from '../projections/live/liveSnapshot.js';
 import { OrdersBuilder, type FillOrders } from '../projections/builders/orders.js';
 import { RowSink } from '../projections/rows.js';
+import { collectedHeap, hexId } from './collectedHeap.js';
 
 /** The projector's builders' state without its rows (what it holds between commits). */
 class NoRows extends RowSink {
@@ -28,14 +29,8 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
 const ACCOUNTS = 1_000;
 const MARKETS = 20;
 const USDC = 1_000_000;
-const gc = (globalThis as { gc?: () => void }).gc;
-if (gc === undefined) throw new Error('run with node --expose-gc');
-const heap = (): number => {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
-const hex = (prefix: string, n: number, width: number): string => `0x${prefix}${n.toString(16).padStart(width - prefix.length, '0')}`;
+const heap = collectedHeap;
+const hex = hexId;
 
 /** The records of a history as encoded bytes (outside the JS heap), made by an engine that is then dropped. */
 function history(orders: number): Buffer[] {
