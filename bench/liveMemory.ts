@@ -38,9 +38,6 @@ const MARKETS = 100;
 const MAKERS = 50;
 const USDC = 1_000_000;
 
-const heap = collectedHeap;
-
-const hex = hexId;
 /** The history, made by the engine (which is garbage once this returns: it is no part of what is measured). */
 function makeHistory(): { records: LogRecord[]; positions: number; open: number } {
   const rng = new Rng(16);
@@ -52,17 +49,17 @@ function makeHistory(): { records: LogRecord[]; positions: number; open: number 
     const command = { ...c, time: (time += 1) } as Command;
     records.push({ pos: (pos += 1), command, events: engine.apply(command) });
   };
-  const markets = Array.from({ length: MARKETS }, (_, i) => ({ conditionId: hex('c0de', i, 64), tokenIds: [String(9_000_000 + 2 * i), String(9_000_001 + 2 * i)] as [string, string] }));
+  const markets = Array.from({ length: MARKETS }, (_, i) => ({ conditionId: hexId('c0de', i, 64), tokenIds: [String(9_000_000 + 2 * i), String(9_000_001 + 2 * i)] as [string, string] }));
   const tokens = markets.flatMap((m) => m.tokenIds.map((tokenId, outcome) => ({ tokenId, other: m.tokenIds[1 - outcome] as string })));
   for (const m of markets) run({ type: 'ListMarket', conditionId: m.conditionId, tokenIds: m.tokenIds, tickSize: 10_000, minSize: USDC, makerFeeBps: 0, takerFeeBps: 0, negRisk: false });
-  const makers = Array.from({ length: MAKERS }, (_, i) => hex('ee', i, 40));
-  const takers = Array.from({ length: ACCOUNTS }, (_, i) => hex('aa', i, 40));
+  const makers = Array.from({ length: MAKERS }, (_, i) => hexId('ee', i, 40));
+  const takers = Array.from({ length: ACCOUNTS }, (_, i) => hexId('aa', i, 40));
   // What each needs (a taker's buys cost at most 700 USDC): the engine refuses deposits beyond MAX_BALANCE in all.
   for (const account of makers) run({ type: 'Deposit', account, amount: 1_000_000 * USDC });
   for (const account of takers) run({ type: 'Deposit', account, amount: 10_000 * USDC });
   let n = 0;
   const place = (account: string, tokenId: string, cents: number, shares: number): Submission => ({
-    type: 'PlaceOrder', orderId: hex('b0', (n += 1), 64), account, owner: 'bench', tokenId, side: 'BUY',
+    type: 'PlaceOrder', orderId: hexId('b0', (n += 1), 64), account, owner: 'bench', tokenId, side: 'BUY',
     makerAmount: (shares * cents * USDC) / 100, takerAmount: shares * USDC, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: 0,
   });
   let positions = 0;
@@ -93,18 +90,18 @@ const applyAll = (state: LiveState): void => {
 /** Every state measured stays reachable to the end: the heap grows by each in turn. */
 const kept: LiveState[] = [];
 
-const before = heap();
+const before = collectedHeap();
 // First with no finished order and no fill kept (positions, open orders, markets alone), then with the fill
 // windows, then as served (the default bounds of both).
 const bare = new LiveState({ feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount, maxFinishedOrders: 0, maxFills: 0 });
 applyAll(bare);
 kept.push(bare);
-const afterBare = heap();
+const afterBare = collectedHeap();
 const bareBytes = afterBare - before;
 const withFills = new LiveState({ feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount, maxFinishedOrders: 0 });
 applyAll(withFills);
 kept.push(withFills);
-const afterFills = heap();
+const afterFills = collectedHeap();
 const fillBytes = afterFills - afterBare - bareBytes;
 const fillsHeld = withFills.fills.size;
 const windows = withFills.fills.accountCount;
@@ -113,7 +110,7 @@ const t0 = performance.now();
 applyAll(state);
 const applyMs = performance.now() - t0;
 kept.push(state);
-const bytes = heap() - afterFills;
+const bytes = collectedHeap() - afterFills;
 const finishedKept = state.byId.size - open;
 const perFinished = (bytes - bareBytes - fillBytes) / Math.max(1, finishedKept);
 const perFill = fillBytes / Math.max(1, fillsHeld);
@@ -127,17 +124,17 @@ function windowBytes(count: number): number {
   const fillsOf = (pairs: boolean): FillWindows => {
     const w = new FillWindows({ maxAccountFills: 1_000_000, maxFills: 1_000_000 });
     for (let i = 0; i < count; i++) {
-      const taker = pairs ? hex('a1', i, 40) : hex('a1', 0, 40);
-      const maker = pairs ? hex('b1', i, 40) : hex('b1', 0, 40);
-      w.add(`00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`, 1_800_000_000_000 + i, 'c', 5_000_000, 0, hex('0a', i, 64), taker, 'k', 't0', 0, 'BUY', 500_000, 0, 2_500_000, hex('0b', i, 64), maker, 'k', 't1', 1, 'BUY', 500_000, 0, 2_500_000);
+      const taker = pairs ? hexId('a1', i, 40) : hexId('a1', 0, 40);
+      const maker = pairs ? hexId('b1', i, 40) : hexId('b1', 0, 40);
+      w.add(`00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`, 1_800_000_000_000 + i, 'c', 5_000_000, 0, hexId('0a', i, 64), taker, 'k', 't0', 0, 'BUY', 500_000, 0, 2_500_000, hexId('0b', i, 64), maker, 'k', 't1', 1, 'BUY', 500_000, 0, 2_500_000);
     }
     return w;
   };
-  const start = heap();
+  const start = collectedHeap();
   const two = fillsOf(false);
-  const twoBytes = heap() - start;
+  const twoBytes = collectedHeap() - start;
   const many = fillsOf(true);
-  const manyBytes = heap() - start - twoBytes;
+  const manyBytes = collectedHeap() - start - twoBytes;
   if (two.size + many.size !== 2 * count) throw new Error('synthetic fills were not all held');
   return (manyBytes - twoBytes) / (2 * count);
 }
@@ -196,10 +193,10 @@ async function timeCopy(): Promise<{ heldMs: number; writtenMs: number; heapByte
   const store = new SnapshotStore(join(dir, 'snapshots'));
   try {
     const seed = snapshotBytes(state);
-    const h0 = heap();
+    const h0 = collectedHeap();
     const alike = new LiveState({ feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount, maxFinishedOrders: 0, maxShownJson: 0 });
     restoreSnapshot(readSnapshot(seed), alike);
-    const heapBytes = heap() - h0;
+    const heapBytes = collectedHeap() - h0;
     if (alike.fills.size !== state.fills.size) throw new Error('the restore did not hold every fill');
     const engine = new Engine();
     for (const r of records) engine.apply(r.command);

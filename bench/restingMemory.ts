@@ -12,7 +12,7 @@
 
 import { DEFAULT_ENGINE_CONFIG, Engine, exportSnapshot, restoreSnapshot, type Command, type EngineSnapshot } from '../engine/index.js';
 import type { Submission } from '../host/engineHost.js';
-import { decodeEvents, encodeRecord } from '../log/recordCodec.js';
+import { decodeCommand, decodeEvents, encodeRecord } from '../log/recordCodec.js';
 import { LiveState } from '../projections/live/liveState.js';
 import { readSnapshot, restoreSnapshot as restoreLive, snapshotBytes } from '../projections/live/liveSnapshot.js';
 import { OrdersBuilder, type FillOrders } from '../projections/builders/orders.js';
@@ -29,8 +29,6 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
 const ACCOUNTS = 1_000;
 const MARKETS = 20;
 const USDC = 1_000_000;
-const heap = collectedHeap;
-const hex = hexId;
 
 /** The records of a history as encoded bytes (outside the JS heap), made by an engine that is then dropped. */
 function history(orders: number): Buffer[] {
@@ -48,15 +46,15 @@ function history(orders: number): Buffer[] {
   for (let i = 0; i < MARKETS; i++) {
     const tokenIds: [string, string] = [String(7_000_000 + 2 * i), String(7_000_001 + 2 * i)];
     tokens.push(tokenIds[0]);
-    run({ type: 'ListMarket', conditionId: hex('c1', i, 64), tokenIds, tickSize: 10_000, minSize: USDC, makerFeeBps: 0, takerFeeBps: 0, negRisk: false });
+    run({ type: 'ListMarket', conditionId: hexId('c1', i, 64), tokenIds, tickSize: 10_000, minSize: USDC, makerFeeBps: 0, takerFeeBps: 0, negRisk: false });
   }
-  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => hex('ac', i, 40));
+  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => hexId('ac', i, 40));
   for (const account of accounts) run({ type: 'Deposit', account, amount: 1_000_000 * USDC });
   for (let n = 1; n <= orders; n++) {
     // Bids at 1-40 cents, never an ask: every order rests.
     const cents = 1 + (n % 40);
     run({
-      type: 'PlaceOrder', orderId: hex('0d', n, 64), account: accounts[n % ACCOUNTS] as string, owner: 'bench', tokenId: tokens[n % MARKETS] as string, side: 'BUY',
+      type: 'PlaceOrder', orderId: hexId('0d', n, 64), account: accounts[n % ACCOUNTS] as string, owner: 'bench', tokenId: tokens[n % MARKETS] as string, side: 'BUY',
       makerAmount: (5 * cents * USDC) / 100, takerAmount: 5 * USDC, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: 0,
     });
   }
@@ -65,14 +63,8 @@ function history(orders: number): Buffer[] {
 
 function replay(records: readonly Buffer[]): Engine {
   const engine = new Engine();
-  for (const bytes of records) engine.apply(decodeCommandOf(bytes));
+  for (const bytes of records) engine.apply(decodeCommand(bytes).command);
   return engine;
-}
-
-/** The command of an encoded record (replay needs only it). */
-function decodeCommandOf(bytes: Buffer): Command {
-  const length = bytes.readUInt32BE(9);
-  return JSON.parse(bytes.toString('utf8', 13, 13 + length)) as Command;
 }
 
 const setupOnly = history(0);
@@ -82,13 +74,13 @@ const kept: unknown[] = [];
 
 /** Heap of what `make` returns, kept reachable: its bytes with the orders less its bytes without them. */
 function measure(make: (records: readonly Buffer[]) => unknown): number {
-  const h0 = heap();
+  const h0 = collectedHeap();
   const without = make(setupOnly);
   kept.push(without);
-  const h1 = heap();
+  const h1 = collectedHeap();
   const withOrders = make(full);
   kept.push(withOrders);
-  const h2 = heap();
+  const h2 = collectedHeap();
   return (h2 - h1 - (h1 - h0)) / ORDERS;
 }
 

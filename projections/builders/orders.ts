@@ -230,11 +230,6 @@ export class OrdersBuilder {
     return o;
   }
 
-  /** Forgets the batch's changed open orders (a reader that keeps the state and writes no rows). */
-  discardPending(): void {
-    if (this.pending.size > 0) this.pending = new Map();
-  }
-
   /**
    * Moves the batch's remaining order rows into `out`: each open order changed in the batch once, as it
    * stands at the end of the batch (finished ones were written when they finished).

@@ -136,8 +136,8 @@ export class LiveState {
   apply(record: EventsRecord): void {
     if (record.pos !== this.pos + 1) throw new Error(`live read model: record ${record.pos} follows ${this.pos}`);
     this.markets.apply(record, this.rows);
+    // Its rows dropped (DiscardRows.keeps is false), the orders builder holds no batch of changed orders either.
     const touched = this.orders.apply(record, this.rows, this.fillOrders);
-    this.orders.discardPending();
     this.positions.apply(record);
     for (const p of this.positions.changed()) this.tokenVersions.set(p.tokenId, record.pos);
     this.positions.discardPending();
