@@ -2,8 +2,10 @@
 // the master secret. A key's secret and passphrase are derived once and kept in memory (the master secret is
 // in memory anyway); a lookup answers only for keys the engine says are live, so a deleted key stops working
 // at once. Addresses go in in any case; the engine keys them in lower case; they come out checksummed.
+// Read-only and builder keys (engine/accessKeyTable.ts) are looked up the same way: only while the engine
+// holds them live, a builder key's secrets derived from the master secret under their own labels.
 
-import { deriveCredentials, deriveSecrets, type ApiCredentials } from './credentials.js';
+import { deriveBuilderSecrets, deriveCredentials, deriveSecrets, type ApiCredentials } from './credentials.js';
 import { checksumAddress } from './keccak.js';
 import type { L2Credentials } from './l2Hmac.js';
 
@@ -12,6 +14,15 @@ export interface ApiKeySource {
   apiKey(apiKey: string): { readonly address: string; readonly nonce: string } | undefined;
   apiKeysOf(address: string): string[];
   apiKeyOfSlot(address: string, nonce: string): { apiKey: string; live: boolean } | undefined;
+  accessKey(key: string): { readonly kind: AccessKeyKind; readonly address: string; readonly createdAt: number } | undefined;
+  accessKeysOf(kind: AccessKeyKind, address: string): { key: string; createdAt: number }[];
+}
+
+export type AccessKeyKind = 'readonly' | 'builder';
+
+/** A live builder key with its owner (lower-case) and derived secrets: what verifyBuilderHeaders needs. */
+export interface BuilderKeyInfo extends L2Credentials {
+  readonly key: string;
 }
 
 export interface ApiKeyInfo extends L2Credentials {
@@ -47,6 +58,29 @@ export class ApiKeyRegistry {
       this.known.set(apiKey, info);
     }
     return info;
+  }
+
+  /** The owner (lower-case) of a live read-only key; undefined for unknown, revoked and builder keys. */
+  readonlyOwner(key: string): string | undefined {
+    const owner = this.source.accessKey(key);
+    return owner?.kind === 'readonly' ? owner.address : undefined;
+  }
+
+  /** A live builder key with its owner and secrets; undefined otherwise. Fits verifyBuilderHeaders. */
+  builderLookup(key: string): BuilderKeyInfo | undefined {
+    const owner = this.source.accessKey(key);
+    if (owner?.kind !== 'builder') return undefined;
+    return { key, address: owner.address, ...deriveBuilderSecrets(this.master, key) };
+  }
+
+  /** The secret and passphrase of a builder key (what POST /auth/builder-api-key answers with). */
+  builderSecrets(key: string): { secret: string; passphrase: string } {
+    return deriveBuilderSecrets(this.master, key);
+  }
+
+  /** The live keys of one kind of an address (any case), oldest first, with their creation times (ms). */
+  accessKeysOf(kind: AccessKeyKind, address: string): { key: string; createdAt: number }[] {
+    return this.source.accessKeysOf(kind, address.toLowerCase());
   }
 
   /** The live keys of an address (any case), oldest first: GET /auth/api-keys. */

@@ -6,6 +6,11 @@
 //   passphrase = hex (64 chars) of HMAC(master, "pmx/api-passphrase/v1\0" ‖ apiKey)
 // The same (address, nonce) always gives the same key: "create" and "derive" answer alike, and a deleted
 // key's slot must never be reopened (the engine refuses it), or its old secret would come back.
+// Builder API keys are random UUIDs made when created (POST /auth/builder-api-key), and their secret and
+// passphrase are derived the same way under labels of their own, so a builder key's secret is never an L2
+// key's secret even for equal UUIDs:
+//   secret     = base64url of HMAC(master, "pmx/builder-secret/v1\0" ‖ key)
+//   passphrase = hex of HMAC(master, "pmx/builder-passphrase/v1\0" ‖ key)
 
 import { createHmac } from 'node:crypto';
 
@@ -32,6 +37,13 @@ export function deriveApiKey(master: Uint8Array, address: string, nonce: bigint)
 export function deriveSecrets(master: Uint8Array, apiKey: string): { secret: string; passphrase: string } {
   const secret = mac(master, 'pmx/api-secret/v1', apiKey).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
   const passphrase = mac(master, 'pmx/api-passphrase/v1', apiKey).toString('hex');
+  return { secret, passphrase };
+}
+
+/** The secret and passphrase of a builder API key (its own labels: never an L2 key's secrets). */
+export function deriveBuilderSecrets(master: Uint8Array, key: string): { secret: string; passphrase: string } {
+  const secret = mac(master, 'pmx/builder-secret/v1', key).toString('base64').replace(/\+/g, '-').replace(/\//g, '_');
+  const passphrase = mac(master, 'pmx/builder-passphrase/v1', key).toString('hex');
   return { secret, passphrase };
 }
 

@@ -14,9 +14,13 @@ export { verifyL1Headers, clobAuthDigest, CLOB_AUTH_MESSAGE, CLOB_AUTH_TYPES, IN
 export type { L1Identity, L1Options } from './clobAuth.js';
 export { verifyL2Headers, signL2, l2SigningString, decodeSecret, decodeL2Signature, INVALID_API_KEY } from './l2Hmac.js';
 export type { L2Credentials, L2Identity, L2Options, L2Request } from './l2Hmac.js';
-export { deriveApiKey, deriveSecrets, deriveCredentials } from './credentials.js';
+export { deriveApiKey, deriveSecrets, deriveCredentials, deriveBuilderSecrets } from './credentials.js';
+export { verifyBuilderHeaders, INVALID_BUILDER_KEY } from './builderHmac.js';
+export type { BuilderIdentity } from './builderHmac.js';
+export { verifyReadonlyHeaders, presentedKeyKind } from './readonlyKey.js';
+export type { ReadonlyIdentity } from './readonlyKey.js';
 export type { ApiCredentials } from './credentials.js';
 export { loadMasterSecret, MASTER_SECRET_FILE } from './masterSecret.js';
 export type { MasterSecret } from './masterSecret.js';
 export { ApiKeyRegistry } from './apiKeyRegistry.js';
-export type { ApiKeyInfo, ApiKeySource } from './apiKeyRegistry.js';
+export type { ApiKeyInfo, ApiKeySource, BuilderKeyInfo } from './apiKeyRegistry.js';

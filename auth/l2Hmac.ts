@@ -96,6 +96,27 @@ function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/**
+ * Whether `presented` is the HMAC of timestamp + method + path + body under `secret`, for the method as
+ * signed (upper case) or as received, and the path without or with its query (see the rules above).
+ * Every candidate is compared, in constant time. Shared by L2 and builder headers (auth/builderHmac.ts).
+ */
+export function signatureMatches(secret: string, timestamp: string, request: L2Request, presented: Buffer): boolean {
+  const key = decodeSecret(secret);
+  const upper = request.method.toUpperCase();
+  const methods = upper === request.method ? [upper] : [upper, request.method];
+  const query = request.path.indexOf('?');
+  const paths = query < 0 ? [request.path] : [request.path.slice(0, query), request.path];
+  let match = false;
+  for (const method of methods) for (const path of paths) match = timingSafeEqual(hmac(key, timestamp + method + path, request.body), presented) || match;
+  return match;
+}
+
+/** Passphrases compared in constant time. */
+export function samePassphrase(a: string, b: string): boolean {
+  return sameText(a, b);
+}
+
 const L2_SUFFIXES = ['address', 'api_key', 'passphrase', 'timestamp', 'signature'] as const;
 
 /**
@@ -116,13 +137,6 @@ export function verifyL2Headers(headers: HeaderBag, request: L2Request, lookup: 
   if (!sameText(passphrase, credentials.passphrase)) return failed(INVALID_API_KEY, 'wrong passphrase for this API key');
   const presented = decodeL2Signature(signature);
   if (presented === undefined) return failed(INVALID_API_KEY, 'POLY_SIGNATURE must be an HMAC-SHA256 in url-safe base64, base64 or hex');
-  const key = decodeSecret(credentials.secret);
-  const upper = request.method.toUpperCase();
-  const methods = upper === request.method ? [upper] : [upper, request.method];
-  const query = request.path.indexOf('?');
-  const paths = query < 0 ? [request.path] : [request.path.slice(0, query), request.path];
-  let match = false;
-  for (const method of methods) for (const path of paths) match = timingSafeEqual(hmac(key, timestamp + method + path, request.body), presented) || match;
-  if (!match) return failed(INVALID_API_KEY, 'POLY_SIGNATURE does not match: sign timestamp + METHOD + path (no query) + body with the base64url-decoded secret');
+  if (!signatureMatches(credentials.secret, timestamp, request, presented)) return failed(INVALID_API_KEY, 'POLY_SIGNATURE does not match: sign timestamp + METHOD + path (no query) + body with the base64url-decoded secret');
   return passed({ address: checksumAddress(credentials.address), apiKey, signature: presented.toString('hex'), timestampSec: Number(timestamp) });
 }

@@ -109,6 +109,7 @@ export const SETTINGS = {
   negRiskExchangeAddress: setting(address(), '0xe2222d279d744050d28e00520010520000310F59', 'EIP-712 verifying contract for orders on neg-risk markets.'),
   authFreshnessSec: setting(int(1, 3600), 30, "Largest difference, either way, between an L2 request's timestamp header and the server clock."),
   orderTimestampWindowSec: setting(int(1, 3600), 60, "Largest difference, either way, between a signed order's timestamp and the server clock; a replayed order is refused as a duplicate within it and as stale after it."),
+  heartbeatTimeoutSec: setting(int(1, 3600), 10, "Window of a heartbeat session (POST /v1/heartbeats): once a user has sent one, if the next does not arrive within this many seconds every open order of that user is cancelled."),
   signatureWorkers: setting(int(0, 16), 1, 'Worker threads that hash signed orders and recover their signers; 0 checks them on the request thread.'),
   authSecret: optional(text({ minLength: 32, placeholder: '<secret>' }), 'Master secret (at least 32 characters) from which API key secrets and passphrases are derived; unset: a random one is created once in auth.secret under the data directory. Changing it invalidates every API key.', { secret: true }),
 

@@ -3,6 +3,8 @@
 // prices are integers in the units of units.ts. Identifiers (order ids, addresses, token ids) are computed
 // outside the engine and passed in.
 
+import type { AccessKeyKind } from './accessKeyTable.js';
+
 export type Side = 'BUY' | 'SELL';
 export type OrderType = 'GTC' | 'GTD' | 'FOK' | 'FAK';
 export type Outcome = 0 | 1;
@@ -195,6 +197,51 @@ export interface RevokeSigner extends CommandBase {
   readonly signer: string;
 }
 
+/**
+ * A heartbeat of `account`'s session (engine/heartbeats.ts). `previousId`: the id the last accepted heartbeat
+ * named, or '' to start (or restart) the session; `heartbeatId`: the id the next heartbeat must carry, made by
+ * the host; `timeoutMs`: the session's window from this heartbeat, in the log so that replay needs no setting.
+ */
+export interface Heartbeat extends CommandBase {
+  readonly type: 'Heartbeat';
+  readonly account: string;
+  readonly previousId: string;
+  readonly heartbeatId: string;
+  readonly timeoutMs: number;
+}
+
+/**
+ * Records a read-only or builder API key of `address` (engine/accessKeyTable.ts). `key` is a random lower-case
+ * UUID v4 made by the API; no secret ever reaches the engine (a builder key's secret is derived outside it).
+ * Stamped with its signed request: a replayed create would hand out another key (engine/signedRequests.ts).
+ */
+export interface CreateAccessKey extends StampedCommand {
+  readonly type: 'CreateAccessKey';
+  readonly kind: AccessKeyKind;
+  readonly address: string;
+  readonly key: string;
+}
+
+/** Revokes `address`'s live `kind` key `key`: it stops working at once and is forgotten. */
+export interface RevokeAccessKey extends CommandBase {
+  readonly type: 'RevokeAccessKey';
+  readonly kind: AccessKeyKind;
+  readonly address: string;
+  readonly key: string;
+}
+
+/**
+ * Drops notifications of `account` (lower-case address) by id (projections/notifications/): the engine keeps
+ * no notification state; it checks the shape and records NotificationsDropped, so that a drop is in the log
+ * and every rebuild of the notifications applies it. Ids are non-negative safe integers, 1 to
+ * MAX_DROPPED_NOTIFICATIONS of them.
+ */
+export interface DropNotifications extends CommandBase {
+  readonly type: 'DropNotifications';
+  readonly account: string;
+  readonly ids: readonly number[];
+}
+
 /** Moves time forward with no other effect: GTD orders whose time has come expire. */
 export interface AdvanceTime extends CommandBase {
   readonly type: 'AdvanceTime';
@@ -220,6 +267,10 @@ export type Command =
   | DeleteApiKey
   | AuthorizeSigner
   | RevokeSigner
+  | CreateAccessKey
+  | RevokeAccessKey
+  | Heartbeat
+  | DropNotifications
   | AdvanceTime;
 
 export type CommandType = Command['type'];
@@ -227,5 +278,6 @@ export type CommandType = Command['type'];
 export const COMMAND_TYPES: readonly CommandType[] = [
   'ListMarket', 'UpdateMarket', 'PauseMarket', 'ResumeMarket', 'ResolveMarket', 'Deposit', 'Withdraw',
   'PlaceOrder', 'CancelOrder', 'CancelOrders', 'CancelAll', 'CancelMarketOrders', 'Split', 'Merge', 'Redeem',
-  'CreateApiKey', 'DeleteApiKey', 'AuthorizeSigner', 'RevokeSigner', 'AdvanceTime',
+  'CreateApiKey', 'DeleteApiKey', 'AuthorizeSigner', 'RevokeSigner', 'CreateAccessKey', 'RevokeAccessKey', 'Heartbeat',
+  'DropNotifications', 'AdvanceTime',
 ];

@@ -13,6 +13,10 @@ import { listMarket, pauseMarket, resolveMarket, resumeMarket, updateMarket } fr
 import { deposit, merge, redeem, split, withdraw } from './ledgerCommands.js';
 import { createApiKey, deleteApiKey } from './apiKeyCommands.js';
 import { authorizeSigner, revokeSigner } from './signerCommands.js';
+import { createAccessKey, revokeAccessKey } from './accessKeyCommands.js';
+import type { AccessKeyKind, AccessKeyOwner } from './accessKeyTable.js';
+import { expireHeartbeats, heartbeat } from './heartbeats.js';
+import { dropNotifications } from './notificationCommands.js';
 import type { ApiKeyOwner } from './apiKeyTable.js';
 import { computeStateHash } from './stateHash.js';
 import { findViolations } from './invariants.js';
@@ -88,15 +92,16 @@ export class Engine {
     if (!isTimestamp(time)) return rejectTimeless(state);
     if (time > state.now) state.now = time;
     expireDue(state);
+    expireHeartbeats(state);
     state.pruneDone();
     const needsAccount = type === 'CancelOrder' || type === 'CancelOrders' || type === 'CancelAll' || type === 'CancelMarketOrders';
     if (needsAccount && !isId(cmd.account)) {
       return state.reject(type, 'INVALID_COMMAND', {}, { detail: 'account is required' });
     }
-    if (type === 'Split' || type === 'Merge' || type === 'Redeem') {
+    if (type === 'Split' || type === 'Merge' || type === 'Redeem' || type === 'CreateAccessKey') {
       const request = cmd.request;
       if (request !== undefined) {
-        if (!admitRequest(state, type, request, cmd.account)) return;
+        if (!admitRequest(state, type, request, cmd.type === 'CreateAccessKey' ? cmd.address : cmd.account)) return;
         // Remembered only once applied: a request the engine refused changed nothing, and may be sent again.
         const refusedBefore = state.rejections;
         this.run(cmd);
@@ -163,6 +168,14 @@ export class Engine {
         return authorizeSigner(state, cmd);
       case 'RevokeSigner':
         return revokeSigner(state, cmd);
+      case 'CreateAccessKey':
+        return createAccessKey(state, cmd);
+      case 'RevokeAccessKey':
+        return revokeAccessKey(state, cmd);
+      case 'Heartbeat':
+        return heartbeat(state, cmd);
+      case 'DropNotifications':
+        return dropNotifications(state, cmd);
       case 'AdvanceTime':
         return;
       default: {
@@ -170,6 +183,19 @@ export class Engine {
         state.reject('unknown', 'INVALID_COMMAND', {}, { detail: `unknown command type ${String(unknown.type)}` });
       }
     }
+  }
+
+  /**
+   * The earliest deadline of a live heartbeat session (engine time, ms), or undefined: the host submits
+   * AdvanceTime just after it, so that a session with no other traffic still expires on time.
+   */
+  nextHeartbeatDeadline(): number | undefined {
+    return this.state.heartbeats.nextDeadline();
+  }
+
+  /** The live heartbeat session of an account: the id its next heartbeat must carry and its deadline. */
+  heartbeatSession(account: string): { readonly id: string; readonly deadline: number } | undefined {
+    return this.state.heartbeats.live.get(account);
   }
 
   /** SHA-256 over a canonical rendering of the whole state. Equal states give equal hashes. */
@@ -232,6 +258,17 @@ export class Engine {
   apiKeyOfSlot(address: string, nonce: string): { apiKey: string; live: boolean } | undefined {
     const apiKey = this.state.apiKeys.keyOfSlot(address, nonce);
     return apiKey === undefined ? undefined : { apiKey, live: this.state.apiKeys.live.has(apiKey) };
+  }
+
+  /** The owner of a live read-only or builder API key; undefined for unknown and revoked keys. */
+  accessKey(key: string): AccessKeyOwner | undefined {
+    return this.state.accessKeys.live.get(key);
+  }
+
+  /** The live keys of one kind of a lower-case address, oldest first, with their creation times (ms). */
+  accessKeysOf(kind: AccessKeyKind, address: string): { key: string; createdAt: number }[] {
+    const table = this.state.accessKeys;
+    return table.keysOf(kind, address).map((key) => ({ key, createdAt: table.live.get(key)?.createdAt ?? 0 }));
   }
 
   /**

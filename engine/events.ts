@@ -4,6 +4,7 @@
 
 import type { MarketParams, OrderType, Outcome, Side, CommandType } from './commands.js';
 import type { RejectCode } from './rejectReasons.js';
+import type { AccessKeyKind } from './accessKeyTable.js';
 
 export const EVENT_VERSION = 1;
 
@@ -120,7 +121,8 @@ export interface TradeExecuted extends EventBase {
   readonly maker: FillSide;
 }
 
-export type CancelReason = 'user' | 'market_resolved' | 'unfilled';
+/** 'heartbeat': the account's heartbeat session expired (engine/heartbeats.ts). */
+export type CancelReason = 'user' | 'market_resolved' | 'unfilled' | 'heartbeat';
 
 export interface OrderCancelled extends EventBase {
   readonly type: 'OrderCancelled';
@@ -212,6 +214,48 @@ export interface SignerRevoked extends EventBase {
   readonly signer: string;
 }
 
+/** `account`'s heartbeat session runs until `deadline` (engine time, ms); the next heartbeat must carry `heartbeatId`. */
+export interface HeartbeatAccepted extends EventBase {
+  readonly type: 'HeartbeatAccepted';
+  readonly account: string;
+  readonly heartbeatId: string;
+  readonly deadline: number;
+}
+
+/** No heartbeat came by `deadline`: the session ended; OrderCancelled (reason 'heartbeat') follow for its open orders. */
+export interface HeartbeatExpired extends EventBase {
+  readonly type: 'HeartbeatExpired';
+  readonly account: string;
+  readonly heartbeatId: string;
+  readonly deadline: number;
+}
+
+/** `address` now holds the read-only or builder API key `key` (created at the event's time). No secret. */
+export interface AccessKeyCreated extends EventBase {
+  readonly type: 'AccessKeyCreated';
+  readonly kind: AccessKeyKind;
+  readonly address: string;
+  readonly key: string;
+}
+
+/** `address`'s key `key` was revoked: it no longer authenticates anything. */
+export interface AccessKeyRevoked extends EventBase {
+  readonly type: 'AccessKeyRevoked';
+  readonly kind: AccessKeyKind;
+  readonly address: string;
+  readonly key: string;
+}
+
+/**
+ * `account` dropped its notifications `ids` (DropNotifications; projections/notifications/ removes them). The
+ * ids as asked, without repeats, in the order given; ids it does not hold are no-ops there.
+ */
+export interface NotificationsDropped extends EventBase {
+  readonly type: 'NotificationsDropped';
+  readonly account: string;
+  readonly ids: readonly number[];
+}
+
 export type EngineEvent =
   | MarketListed
   | MarketUpdated
@@ -232,7 +276,12 @@ export type EngineEvent =
   | ApiKeyCreated
   | ApiKeyDeleted
   | SignerAuthorized
-  | SignerRevoked;
+  | SignerRevoked
+  | AccessKeyCreated
+  | AccessKeyRevoked
+  | HeartbeatAccepted
+  | HeartbeatExpired
+  | NotificationsDropped;
 
 export type EventType = EngineEvent['type'];
 

@@ -18,6 +18,10 @@ export { exportSnapshot, restoreSnapshot, SNAPSHOT_FORMAT } from './snapshot.js'
 export type { EngineSnapshot, ApiKeyEntry, SignerEntry } from './snapshot.js';
 export type { ApiKeyOwner } from './apiKeyTable.js';
 export { isApiKey, isApiKeyAddress, isNonce } from './apiKeyCommands.js';
+export type { AccessKeyKind, AccessKeyOwner, AccessKeyEntry } from './accessKeyTable.js';
+export { ACCESS_KEY_KINDS, MAX_ACCESS_KEYS } from './accessKeyTable.js';
+export { isAccessKeyKind } from './accessKeyCommands.js';
 export { isAddress } from './commandChecks.js';
+export { MAX_DROPPED_NOTIFICATIONS } from './notificationCommands.js';
 export { ORDER_TRANSITIONS } from './order.js';
 export type { OrderStatus } from './order.js';

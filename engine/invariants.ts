@@ -93,6 +93,7 @@ export function findViolations(state: EngineState): string[] {
   const net = state.ledger.deposits - state.ledger.withdrawals;
   if (collateral + locked !== net) problems.push(`cash: accounts ${collateral} + locked ${locked} != deposits - withdrawals ${net}`);
   problems.push(...state.apiKeys.problems());
+  problems.push(...state.accessKeys.problems());
   problems.push(...state.signers.problems());
   return problems;
 }

@@ -175,7 +175,7 @@ export function placeOrder(state: EngineState, cmd: PlaceOrder): void {
 }
 
 /** Takes an open order off the book and frees its reservation. */
-export function cancelOpenOrder(state: EngineState, order: Order, reason: 'user' | 'market_resolved'): void {
+export function cancelOpenOrder(state: EngineState, order: Order, reason: 'user' | 'market_resolved' | 'heartbeat'): void {
   order.market.book.remove(order);
   releaseReservation(order);
   state.push({
@@ -190,7 +190,7 @@ export function cancelOpenOrder(state: EngineState, order: Order, reason: 'user'
     remaining: order.remaining,
     reason,
   });
-  state.finish(order, reason === 'user' ? 'CANCELED' : 'CANCELED_MARKET_RESOLVED');
+  state.finish(order, reason === 'market_resolved' ? 'CANCELED_MARKET_RESOLVED' : 'CANCELED');
 }
 
 const DONE_REASON: Record<'MATCHED' | 'CANCELED' | 'EXPIRED' | 'CANCELED_MARKET_RESOLVED', RejectCode> = {

@@ -35,7 +35,11 @@ export const REJECT = {
   REQUEST_STALE: { http: 400, text: 'request expired: its signed timestamp is past the freshness window at the matching engine; sign a new request' },
   API_KEY_EXISTS: { http: 400, text: 'Could not create api key' },
   API_KEY_NOT_FOUND: { http: 404, text: 'Could not delete API key' },
+  ACCESS_KEY_EXISTS: { http: 400, text: 'Could not create api key' },
+  ACCESS_KEY_LIMIT: { http: 400, text: 'Could not create api key: at most {max} {kind} API keys per address; delete one first' },
+  ACCESS_KEY_NOT_FOUND: { http: 404, text: '{kind} API key not found' },
   SIGNER_ALREADY_AUTHORIZED: { http: 400, text: 'signer {signer} is already authorised for maker {maker}' },
+  HEARTBEAT_INVALID: { http: 400, text: 'Invalid Heartbeat ID' },
   SIGNER_NOT_AUTHORIZED: { http: 404, text: 'signer {signer} is not authorised for maker {maker}' },
 } as const satisfies Record<string, { http: number; text: string }>;
 

@@ -13,6 +13,7 @@ import { Order } from './order.js';
 import type { EngineConfig } from './state.js';
 import type { DoneStatus } from './orderIds.js';
 import { ASK, BID } from './book/orderBook.js';
+import type { AccessKeyEntry } from './accessKeyTable.js';
 
 export const SNAPSHOT_FORMAT = 1;
 
@@ -82,8 +83,15 @@ export interface EngineSnapshot {
   readonly apiKeys?: readonly ApiKeyEntry[];
   /** Deleted API keys (their slots stay closed), same shape and order. */
   readonly deletedApiKeys?: readonly ApiKeyEntry[];
+  /**
+   * Live read-only and builder API keys in creation order: [key, kind, address, createdAt]. Absent when there
+   * are none (and in older snapshots, which restore with none).
+   */
+  readonly accessKeys?: readonly AccessKeyEntry[];
   /** Signer authorisations as [maker, signer], sorted. Absent in older snapshots, which restore with none. */
   readonly signers?: readonly SignerEntry[];
+  /** Live heartbeat sessions as [account, id, deadline], sorted by account. Absent = none. */
+  readonly heartbeats?: readonly (readonly [string, string, number])[];
 }
 
 /** [apiKey, address, nonce]. */
@@ -128,6 +136,8 @@ export function exportSnapshot(engine: Engine): EngineSnapshot {
     apiKeys: [...state.apiKeys.live].map(([apiKey, o]) => [apiKey, o.address, o.nonce] as const),
     deletedApiKeys: [...state.apiKeys.deleted].map(([apiKey, o]) => [apiKey, o.address, o.nonce] as const),
     signers: state.signers.entries(),
+    ...(state.accessKeys.size === 0 ? {} : { accessKeys: state.accessKeys.entries() }),
+    ...(state.heartbeats.size === 0 ? {} : { heartbeats: state.heartbeats.entries() }),
   };
 }
 
@@ -180,5 +190,7 @@ export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFacto
   for (const [apiKey, address, nonce] of snapshot.apiKeys ?? []) state.apiKeys.add(apiKey, { address, nonce });
   for (const [apiKey, address, nonce] of snapshot.deletedApiKeys ?? []) state.apiKeys.addDeleted(apiKey, { address, nonce });
   for (const [maker, signer] of snapshot.signers ?? []) state.signers.add(maker, signer);
+  for (const [key, kind, address, createdAt] of snapshot.accessKeys ?? []) state.accessKeys.add(key, { kind, address, createdAt });
+  for (const [account, id, deadline] of snapshot.heartbeats ?? []) state.heartbeats.set(account, { id, deadline });
   return engine;
 }

@@ -3,10 +3,12 @@
 // the event sequence and engine time.
 // Handlers in the other files change it only through the functions they export and emit one event per fact.
 
+import { HeartbeatSessions } from './heartbeats.js';
 import type { CommandType, Outcome } from './commands.js';
 import { EVENT_VERSION, TradeIds, type EngineEvent, type EventBody } from './events.js';
 import type { BookFactory } from './book/orderBook.js';
 import { ApiKeyTable } from './apiKeyTable.js';
+import { AccessKeyTable } from './accessKeyTable.js';
 import { ExpiryQueue } from './expiryQueue.js';
 import { SignerTable } from './signerTable.js';
 import { Ledger, type Account } from './ledger.js';
@@ -48,10 +50,14 @@ export class EngineState {
   readonly expiry = new ExpiryQueue();
   /** API key ownership (no secrets; see apiKeyTable.ts). */
   readonly apiKeys = new ApiKeyTable();
+  /** Read-only and builder API key ownership (no secrets; see accessKeyTable.ts). */
+  readonly accessKeys = new AccessKeyTable();
   /** Which signers may sign for which makers (signature types 1 and 2; see signerTable.ts). */
   readonly signers = new SignerTable();
   /** Ids of the signed requests applied, while they are fresh (see signedRequests.ts). */
   readonly requests = new SignedRequests();
+  /** Live heartbeat sessions per account (see heartbeats.ts). */
+  readonly heartbeats = new HeartbeatSessions();
   readonly feeAccount: Account;
   /** Trade ids of fills (tradeIdFor, with the formatting of the previous fill reused). */
   readonly tradeIds = new TradeIds();

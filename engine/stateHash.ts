@@ -61,7 +61,14 @@ export function computeStateHash(state: EngineState): string {
     const owner = state.apiKeys.deleted.get(apiKey);
     if (owner !== undefined) line(`x|${apiKey}|${owner.address}|${owner.nonce}`);
   }
+  // Read-only and builder keys likewise only when there are any, sorted by key.
+  for (const key of sortedKeys(state.accessKeys.live)) {
+    const owner = state.accessKeys.live.get(key);
+    if (owner !== undefined) line(`ak|${key}|${owner.kind}|${owner.address}|${owner.createdAt}`);
+  }
   // Signer authorisations likewise only when there are any, sorted by maker then signer.
   for (const [maker, signer] of state.signers.entries()) line(`g|${maker}|${signer}`);
+  // Heartbeat sessions likewise only when there are any, sorted by account.
+  for (const [account, id, deadline] of state.heartbeats.entries()) line(`h|${account}|${id}|${deadline}`);
   return hash.digest('hex');
 }

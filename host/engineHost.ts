@@ -79,6 +79,11 @@ export class EngineHost implements CommandGateway {
   private idleWaiters: (() => void)[] = [];
   /** The snapshot being written, if any: one at a time, and idle() waits for it. */
   private snapshotting: Promise<string | undefined> | null = null;
+  /** Heartbeat deadlines are watched (watchDeadlines()) until disposed. */
+  private watching = false;
+  private deadlineTimer: ReturnType<typeof setTimeout> | null = null;
+  /** The deadline the timer is armed for. */
+  private armedFor: number | undefined;
 
   constructor(
     readonly engine: Engine,
@@ -177,8 +182,52 @@ export class EngineHost implements CommandGateway {
     this.options.snapshots?.followed(records);
     // Taken now, before the next batch is applied, so it matches this position; written in the background.
     this.maybeSnapshot();
+    this.armDeadline();
     if (this.queue.length > 0) this.schedule();
     else this.settleIdle();
+  }
+
+  /**
+   * Starts watching heartbeat deadlines (engine/heartbeats.ts): whenever a session is live, AdvanceTime is
+   * submitted just after the earliest deadline, so that a session with no other traffic still expires on
+   * time, and at once for sessions whose deadline passed while the service was down. Call once every
+   * consumer of the durable batches is in place (the first AdvanceTime may follow at once); the timer is
+   * re-armed after every batch.
+   */
+  watchDeadlines(): void {
+    this.watching = true;
+    this.armDeadline();
+  }
+
+  /** Stops watching heartbeat deadlines (before a shutdown: no command is submitted from then on). */
+  unwatchDeadlines(): void {
+    this.watching = false;
+    this.disarm();
+  }
+
+  private disarm(): void {
+    if (this.deadlineTimer !== null) clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = null;
+    this.armedFor = undefined;
+  }
+
+  private armDeadline(): void {
+    if (!this.watching || this.stopError !== null) return;
+    const next = this.engine.nextHeartbeatDeadline();
+    if (next === this.armedFor && (next === undefined || this.deadlineTimer !== null)) return;
+    this.disarm();
+    if (next === undefined) return;
+    this.armedFor = next;
+    // A session expires once engine time is past its deadline: the command must be stamped after it.
+    const delay = Math.max(0, next + 1 - this.options.clock());
+    this.deadlineTimer = setTimeout(() => {
+      this.deadlineTimer = null;
+      this.armedFor = undefined;
+      if (!this.watching || this.stopError !== null) return;
+      // Refused only when the engine has stopped, which onStop reports.
+      this.apply({ type: 'AdvanceTime' }).catch(() => undefined);
+    }, delay);
+    this.deadlineTimer.unref?.();
   }
 
   private async appendDurably(records: readonly LogRecord[]): Promise<void> {
@@ -202,6 +251,7 @@ export class EngineHost implements CommandGateway {
     const stopped = new EngineStoppedError(error.message);
     for (const pending of [...batch, ...this.queue]) pending.reject(stopped);
     this.queue = [];
+    this.disarm();
     this.options.onStop?.(error);
     this.settleIdle();
   }

@@ -82,6 +82,7 @@ export async function startEngineService(config: Config, hooks: EngineServiceHoo
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      host.unwatchDeadlines();
       await host.idle();
       if (host.stopped === null && host.position > recovery.pos) await host.snapshotNow();
       await snapshots.close();

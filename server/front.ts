@@ -9,6 +9,7 @@ import type { CommandGateway } from '../host/commandGateway.js';
 import type { CatalogDb } from '../catalog/catalogDb.js';
 import type { MarketIndex } from '../catalog/marketIndex.js';
 import type { LiveReadModel } from '../projections/live/liveReadModel.js';
+import type { NotificationStore } from '../projections/notifications/notificationStore.js';
 import { readContext, type ReadContext } from '../projections/readModel/index.js';
 import type { ClickHouseClient } from '../storage/clickhouse.js';
 import type { ProjectionProgress } from '../api/trading/tradingDeps.js';
@@ -61,6 +62,8 @@ export interface FrontParts {
   readonly gateway: CommandGateway;
   readonly projection: ProjectionProgress;
   readonly live: LiveReadModel | undefined;
+  /** The notifications (GET /notifications answers 503 without them). */
+  readonly notifications?: NotificationStore;
   readonly publisher: StreamPublisher;
   readonly fanout: LateFanout;
   readonly ch: ClickHouseClient;
@@ -93,7 +96,7 @@ export async function startFront(parts: FrontParts): Promise<Front> {
   const limiter = config.rateLimit ? new RateLimiter(RATE_WINDOWS) : undefined;
   const signatures: SignatureChecker = config.signatureWorkers > 0 ? new WorkerSignatureChecker(config, config.signatureWorkers) : new InlineSignatureChecker(config);
   const registry = new ApiKeyRegistry(gateway.engine, master.key);
-  const trading = tradingRoutes({ settings: config, host: gateway, registry, signatures, projection: parts.projection, reads, live, limiter, clock });
+  const trading = tradingRoutes({ settings: config, host: gateway, registry, signatures, projection: parts.projection, reads, live, notifications: parts.notifications, limiter, clock });
   const publicRoutes = [
     ...surfaceRoutes({ config, host: gateway, catalog: parts.catalog, markets: parts.markets, reads, live, clock }),
     ...trading,

@@ -5,6 +5,7 @@
 // uWS), let requests in flight finish, stop the catalog sync, let the projector catch up with the durable
 // log, write the engine's final snapshot, and close the log and ClickHouse.
 
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { PROJECTION_LIGHT_LOAD, projectionIntervalOf, type Config } from '../config/index.js';
 import type { EngineHost } from '../host/engineHost.js';
@@ -12,6 +13,8 @@ import type { LogRecord } from '../log/eventLog.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
 import { Projector } from '../projections/projector.js';
 import { LiveReadModel } from '../projections/live/liveReadModel.js';
+import { NotificationStore } from '../projections/notifications/notificationStore.js';
+import { NotificationSnapshots } from '../projections/notifications/notificationSnapshots.js';
 import type { ReadContext } from '../projections/readModel/index.js';
 import { chdbPathOf, openClickHouse, type ClickHouseClient } from '../storage/clickhouse.js';
 import { startClickHouseHttp, type ClickHouseHttpServer, type ClickHouseHttpUser } from '../api/clickhouseHttp/clickhouseHttpServer.js';
@@ -61,6 +64,8 @@ export interface RunningService {
   readonly reads: ReadContext;
   /** The in-memory read model; undefined with --live-reads false. */
   readonly live: LiveReadModel | undefined;
+  /** The notifications (projections/notifications/). */
+  readonly notifications: NotificationStore;
   readonly ch: ClickHouseClient;
   readonly http: HttpServer;
   /** The header edge on the public port; undefined with --header-edge false. */
@@ -85,14 +90,15 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
 
   const metrics = new ServiceMetrics();
   // The consumers of the durable records, on the one follower (log/durableFollower.ts), in this order: the
-  // in-memory read model (projections/live/), the WebSocket publisher (which takes the creation time of an
+  // in-memory read model (projections/live/), the notifications (projections/notifications/), the WebSocket publisher (which takes the creation time of an
   // order open since before start-up from the read model, or without it from the projector's open orders, as
   // they stood before the batch), then the projector's hand-over (it builds the records at once between its
   // commits, and reads the log for whatever it was not handed: the records made durable before it existed, or
   // after it fell behind). They are built after the engine; until then their registrations pass the batches by.
-  const late: { projector?: Projector; live?: LiveReadModel; publisher?: StreamPublisher; markets?: MarketIndex } = {};
+  const late: { projector?: Projector; live?: LiveReadModel; notifications?: NotificationStore; publisher?: StreamPublisher; markets?: MarketIndex } = {};
   const follower = new DurableFollower((consumer, error) => logger.error({ err: error, consumer }, 'a consumer of the durable records failed'));
   follower.register({ name: 'read model', accept: (records) => late.live?.offer(records) });
+  follower.register({ name: 'notifications', accept: (records) => late.notifications?.offer(records) });
   if (hooks.onDurable !== undefined) follower.register({ name: 'durable hook', accept: hooks.onDurable });
   follower.register({ name: 'WebSocket publisher', accept: (records) => late.publisher?.publish(records) });
   if (hooks.onPublished !== undefined) follower.register({ name: 'published hook', accept: hooks.onPublished });
@@ -148,6 +154,16 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     : undefined;
   late.live = live;
   await live?.start(ch, db, projector.position);
+  // From its own newest snapshot in the data directory and the log after it (the whole log without one).
+  const notifications = new NotificationStore(engineService.log, {
+    snapshots: new NotificationSnapshots(join(config.dataDir, 'notifications')),
+    onSnapshotError: (error) => logger.error({ err: error }, 'notifications snapshot failed'),
+    onFailure: (error) => logger.error({ err: error }, 'the notifications stopped; GET /notifications answers 503'),
+  });
+  late.notifications = notifications;
+  const notificationsStart = await notifications.start();
+  for (const reason of notificationsStart.skipped) logger.warn({ reason }, 'notifications snapshot skipped');
+  logger.info({ snapshotPos: notificationsStart.snapshotPos, pos: notifications.position }, 'notifications restored');
   const projectorStop = new AbortController();
   const projectorRun = projector.run(projectorStop.signal).catch((error: unknown) => logger.error({ err: error }, 'projector stopped'));
   // The embedded ClickHouse's threads below the order path's (--clickhouse-nice); its pools exist by now and
@@ -184,6 +200,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     gateway: host,
     projection: projector,
     live,
+    notifications,
     publisher,
     fanout,
     ch,
@@ -193,6 +210,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
       const problems: string[] = [];
       if (host.stopped !== null) problems.push(`the engine has stopped: ${host.stopped.message}`);
       if (live !== undefined && !live.ready) problems.push('the in-memory read model is not serving (reads go to ClickHouse)');
+      if (!notifications.ready) problems.push('the notifications are not serving (GET /notifications answers 503)');
       return { ready: problems.length === 0, problems };
     },
     onFatal: hooks.onFatal,
@@ -204,6 +222,9 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     ? await startDemoTraders({ clobUrl: `http://127.0.0.1:${port}/clob`, chainId: config.chainId, host, seed: front.masterKey, logger, cycleMs: config.demoTraderCycleMs })
     : undefined;
 
+  // Every consumer of the durable batches is in place: heartbeat sessions may now expire on the host's timer.
+  host.watchDeadlines();
+
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
@@ -212,6 +233,8 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
       await front.close();
       await catalog.close();
       await host.idle();
+      // Its last snapshot, at the last durable position: the next start reads no log before it.
+      await notifications.close().catch((error: unknown) => logger.error({ err: error }, 'notifications snapshot at shutdown failed'));
       await projector.catchUpTo(engineService.log, host.position).catch((error: unknown) => logger.error({ err: error }, 'projector catch-up at shutdown failed'));
       projectorStop.abort();
       await projectorRun;
@@ -235,6 +258,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     markets,
     reads: front.reads,
     live,
+    notifications,
     ch,
     http: front.http,
     edge: front.edge,

@@ -9,6 +9,7 @@
 //   array of spec trades (spec §4.3). With `builder_code` (not a spec parameter; only the official client
 //   sends it) the client's form instead: `{data: BuilderTrade[], next_cursor, limit, count}`.
 //
+// Each read authenticates with L2 headers or a read-only key of the account (authenticate.ts requireReader).
 // Each read sees everything acknowledged so far (readYourWrites.ts), so an order or trade a POST returned is
 // visible at once. The order reads, and the pages of GET /data/trades that lie within the caller's fills
 // memory keeps, come from the in-memory read model when it runs (projections/live/: same answers, no wait
@@ -22,7 +23,7 @@ import { queryText } from '../clob/clobInputs.js';
 import { accountOrder, accountOrders, accountTrades, builderTrades, builderTradesPage, type AccountOrder } from '../../projections/readModel/index.js';
 import { addressOf, assetOf, builderCodeOf, given, marketOf, orderIdOf } from './accountInputs.js';
 import { BUILDER_TRADES_ANSWER, ORDER, ORDER_ANSWER, page, TRADE } from './accountSchemas.js';
-import { requireL2 } from './authenticate.js';
+import { requireReader } from './authenticate.js';
 import { memoryCaughtUp, projectionsCaughtUp, projectionsReach } from './readYourWrites.js';
 import { accountOrderAnywhere, liveAccountOrdersJson, NOT_IN_MEMORY } from '../../projections/live/liveReads.js';
 import { liveAccountTradesJson } from '../../projections/live/liveTrades.js';
@@ -84,7 +85,7 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
       method: 'GET', path: '/data/order/{id}', surface: 'clob', summary: "One of the caller's orders, in any status",
       response: ORDER_ANSWER, errors: ['invalid_order_id', 'order_not_found', ...AUTH_ERRORS],
       handler: async (req: ApiRequest) => {
-        const caller = requireL2(req, deps);
+        const caller = requireReader(req, deps);
         const id = orderIdOf(req.params.id);
         const memory = await memoryCaughtUp(deps);
         if (memory === undefined) await projectionsCaughtUp(deps);
@@ -107,7 +108,7 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
       },
       response: page(ORDER), errors: ['invalid_order_id', 'invalid_market', 'invalid_token_id', 'bad_request', ...AUTH_ERRORS],
       handler: async (req: ApiRequest) => {
-        const caller = requireL2(req, deps);
+        const caller = requireReader(req, deps);
         const q = req.query;
         const id = given(q, 'id');
         const params = {
@@ -135,7 +136,7 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
       response: page(TRADE), limits: ['clob:data-trades'],
       errors: ['invalid_market', 'invalid_token_id', 'bad_request', ...AUTH_ERRORS],
       handler: async (req: ApiRequest) => {
-        const caller = requireL2(req, deps);
+        const caller = requireReader(req, deps);
         const q = req.query;
         const params = { caller: caller.account, ...tradeFilters(q), taker: addressOf('taker', given(q, 'taker')), maker: addressOf('maker', given(q, 'maker')) };
         const memory = await memoryCaughtUp(deps);

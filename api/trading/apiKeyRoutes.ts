@@ -8,12 +8,13 @@
 //   signs a wallet in, as clients expect); a deleted one answers 400 `Could not derive api key!`.
 // - GET /auth/api-keys (L2): `{apiKeys: [uuid, ...]}`, the address's live keys, oldest first (never secrets).
 // - DELETE /auth/api-key (L2): retires the calling key for good; answers the text `OK`.
-// - GET /auth/ban-status/closed-only (L2): `{closed_only: false}` (no closed-only mode exists here).
+// - GET /auth/ban-status/closed-only (L2 or a read-only key): `{closed_only: false}` (no closed-only mode exists here).
+// Read-only and builder keys: accessKeyRoutes.ts.
 
 import type { ApiCredentials } from '../../auth/index.js';
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type RouteDef } from '../http/apiTypes.js';
-import { requireL1, requireL2 } from './authenticate.js';
+import { requireL1, requireL2, requireReader } from './authenticate.js';
 import { refusalOf } from './engineReplies.js';
 import type { TradingDeps } from './tradingDeps.js';
 
@@ -63,12 +64,12 @@ export function apiKeyRoutes(deps: TradingDeps): RouteDef[] {
     {
       method: 'GET', path: '/auth/api-keys', surface: 'clob', summary: "The caller's live API keys",
       response: { type: 'object', properties: { apiKeys: { type: 'array', items: { type: 'string' } } }, required: ['apiKeys'] },
-      errors: AUTH_ERRORS,
+      errors: [...AUTH_ERRORS, 'readonly_key_refused'],
       handler: (req) => ok({ apiKeys: deps.registry.keysOf(requireL2(req, deps).account) }),
     },
     {
       method: 'DELETE', path: '/auth/api-key', surface: 'clob', summary: 'Delete the calling API key for good',
-      response: { type: 'string' }, errors: ['engine_rejected_not_found', ...AUTH_ERRORS],
+      response: { type: 'string' }, errors: ['engine_rejected_not_found', 'readonly_key_refused', ...AUTH_ERRORS],
       handler: async (req) => {
         const caller = requireL2(req, deps);
         const refusal = refusalOf(await deps.host.submit({ type: 'DeleteApiKey', apiKey: caller.apiKey, address: caller.account }));
@@ -81,7 +82,7 @@ export function apiKeyRoutes(deps: TradingDeps): RouteDef[] {
       response: { type: 'object', properties: { closed_only: { type: 'boolean' } }, required: ['closed_only'] },
       errors: AUTH_ERRORS,
       handler: (req) => {
-        requireL2(req, deps);
+        requireReader(req, deps);
         return ok({ closed_only: false });
       },
     },

@@ -1,7 +1,13 @@
 // Authentication of trading requests, before anything else of the request is looked at: a failure is a 401
 // whose `{error}` is the public CLOB's text followed by the precise reason (which never holds a secret).
+//
+// - requireL2: writes and key management. A request that presents a read-only key (POLY_READONLY_API_KEY)
+//   instead of L2 headers is refused with `readonly_key_refused` (401), whatever it asks for.
+// - requireReader: the private reads (orders, trades, balances, closed-only status): L2 headers, or a
+//   read-only key with POLY_ADDRESS (auth/readonlyKey.ts), reading exactly what the key's owner reads.
+// - builderOf: the optional builder headers (auth/builderHmac.ts) beside L2 headers; invalid ones are a 401.
 
-import { verifyL1Headers, verifyL2Headers, type L1Identity, type L2Identity } from '../../auth/index.js';
+import { presentedKeyKind, verifyBuilderHeaders, verifyL1Headers, verifyL2Headers, verifyReadonlyHeaders, type BuilderIdentity, type L1Identity, type L2Identity } from '../../auth/index.js';
 import type { SignedRequest } from '../../engine/index.js';
 import { ApiError } from '../http/apiErrors.js';
 import type { ApiRequest } from '../http/apiTypes.js';
@@ -32,10 +38,43 @@ export function requireL2(req: ApiRequest<unknown, unknown>, deps: TradingDeps):
     (apiKey) => deps.registry.lookup(apiKey),
     { freshnessSec: deps.settings.authFreshnessSec, nowSec: Math.floor(deps.clock() / 1000) },
   );
-  if (!result.ok) throw refused(result.error, result.detail);
+  if (!result.ok) {
+    // Looked at only once L2 failed, so that the order path pays nothing for it.
+    if (presentedKeyKind(req.headers) === 'readonly') throw new ApiError('readonly_key_refused');
+    throw refused(result.error, result.detail);
+  }
   const id = result.value;
   const request = { id: id.signature, signedAt: id.timestampSec * 1000, until: (id.timestampSec + deps.settings.authFreshnessSec + 1) * 1000 };
   return { ...id, account: id.address.toLowerCase(), request };
+}
+
+/** The caller of a private read: its lower-case account, and how it authenticated. */
+export interface Reader {
+  readonly account: string;
+  readonly via: 'l2' | 'readonly';
+}
+
+/** Authenticates a private read: L2 headers, or a live read-only key of POLY_ADDRESS. Throws a 401 ApiError. */
+export function requireReader(req: ApiRequest<unknown, unknown>, deps: TradingDeps): Reader {
+  if (presentedKeyKind(req.headers) !== 'readonly') return { account: requireL2(req, deps).account, via: 'l2' };
+  const result = verifyReadonlyHeaders(req.headers, (key) => deps.registry.readonlyOwner(key));
+  if (!result.ok) throw refused(result.error, result.detail);
+  return { account: result.value.address, via: 'readonly' };
+}
+
+/**
+ * The builder a request comes through: its builder headers verified over the request's method, path and raw
+ * body with the builder key's secret (builder-signing-sdk), or undefined when it sends none. Throws a 401.
+ */
+export function builderOf(req: ApiRequest<unknown, unknown>, deps: TradingDeps): BuilderIdentity | undefined {
+  const result = verifyBuilderHeaders(
+    req.headers,
+    { method: req.method, path: req.path, body: req.rawBody },
+    (key) => deps.registry.builderLookup(key),
+    { freshnessSec: deps.settings.authFreshnessSec, nowSec: Math.floor(deps.clock() / 1000) },
+  );
+  if (!result.ok) throw refused(result.error, result.detail);
+  return result.value;
 }
 
 /** Verifies the L1 (ClobAuth wallet signature) headers of `req`. Throws a 401 ApiError. */

@@ -10,13 +10,14 @@
 // - `signature_type` (the client always sends it) is checked (0 to 3) and otherwise unused: the balance is
 //   the one of the caller's own address.
 // - /update has nothing to refresh (the engine's balances are always current); it answers the same object.
+//   It changes nothing, so it is a read: both answer L2 headers or a read-only key (authenticate.ts).
 
 import { badRequest } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type RouteDef } from '../http/apiTypes.js';
 import { obj, str } from '../schemas/common.js';
 import { queryText, tokenIdOf } from '../clob/clobInputs.js';
 import { given } from './accountInputs.js';
-import { requireL2, type Caller } from './authenticate.js';
+import { requireReader, type Reader } from './authenticate.js';
 import type { TradingDeps } from './tradingDeps.js';
 
 /** 2^256 − 1: an allowance that never runs out. */
@@ -38,7 +39,7 @@ const QUERY = {
 
 const ERRORS = ['bad_request', 'invalid_token_id', 'unauthorized', 'rate_limited', 'unavailable'] as const;
 
-function balanceOf(deps: TradingDeps, caller: Caller, q: Readonly<Record<string, unknown>>): number {
+function balanceOf(deps: TradingDeps, caller: Reader, q: Readonly<Record<string, unknown>>): number {
   const assetType = given(q, 'asset_type')?.toUpperCase();
   const signatureType = given(q, 'signature_type');
   if (signatureType !== undefined && !/^[0-3]$/.test(signatureType)) throw badRequest('signature_type: must be 0, 1, 2 or 3');
@@ -55,7 +56,7 @@ export function balanceRoutes(deps: TradingDeps): RouteDef[] {
   const { exchangeAddress, negRiskExchangeAddress } = deps.settings;
   const allowances = { [exchangeAddress]: MAX_ALLOWANCE, [negRiskExchangeAddress]: MAX_ALLOWANCE };
   const handler = (req: ApiRequest) => {
-    const caller = requireL2(req, deps);
+    const caller = requireReader(req, deps);
     return ok({ balance: String(balanceOf(deps, caller, req.query)), allowances });
   };
   return [

@@ -26,7 +26,7 @@ export const MAX_CANCEL_IDS = 1000;
 
 const TOKEN_ID = /^[0-9]{1,80}$/;
 const CANCEL_LIMITS = ['trade:cancel:burst', 'trade:cancel:sustained'] as const;
-const CANCEL_ERRORS = ['invalid_order_id', 'invalid_order_payload', 'too_many_orders', 'unauthorized', 'rate_limited', 'unavailable'] as const;
+const CANCEL_ERRORS = ['invalid_order_id', 'invalid_order_payload', 'too_many_orders', 'unauthorized', 'readonly_key_refused', 'rate_limited', 'unavailable'] as const;
 
 interface CancelAnswer {
   canceled: string[];

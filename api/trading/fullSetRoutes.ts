@@ -39,7 +39,7 @@ const ANSWER = obj(
   { optional: ['amount', 'payout'] },
 );
 
-const ERRORS = ['invalid_payload', 'invalid_market', 'bad_request', 'engine_rejected', 'engine_rejected_not_found', 'unauthorized', 'rate_limited', 'unavailable'] as const;
+const ERRORS = ['invalid_payload', 'invalid_market', 'bad_request', 'engine_rejected', 'engine_rejected_not_found', 'unauthorized', 'readonly_key_refused', 'rate_limited', 'unavailable'] as const;
 
 interface FullSetBody {
   readonly conditionId: string;

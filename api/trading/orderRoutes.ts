@@ -3,11 +3,16 @@
 // request order, failures carrying `errorMsg`. Every order of a batch counts against the trading rate
 // windows. The orders of a batch are checked one by one, then submitted together, so the engine host applies
 // them in one batch and one log append.
+//
+// Builder attribution: a request may carry builder headers (builder-signing-sdk, auth/builderHmac.ts) beside
+// its L2 headers, checked before the body is read (invalid ones: 401). An order whose signed `builder` is zero
+// is then attributed to that builder's code (builderCodes.ts); a signed non-zero code is kept as signed.
 
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type RouteDef } from '../http/apiTypes.js';
 import { apiKeyRateKey } from '../http/rateLimiter.js';
-import { requireL2, type Caller } from './authenticate.js';
+import { builderOf, requireL2, type Caller } from './authenticate.js';
+import { attributed } from './builderCodes.js';
 import { jsonBody } from './jsonBody.js';
 import { admitOrder, type PlaceOrderSubmission } from './orderIntake.js';
 import { failedItem, placementResult, ORDER_RESPONSE_SCHEMA, type OrderResponse } from './placementResult.js';
@@ -19,7 +24,7 @@ export const MAX_BATCH_ORDERS = 15;
 const ORDER_LIMITS = ['trade:order:burst', 'trade:order:sustained'] as const;
 const ORDER_ERRORS = [
   'invalid_order_payload', 'order_owner_mismatch', 'order_signer_mismatch', 'maker_not_authorized', 'order_timestamp', 'market_mismatch',
-  'engine_rejected', 'engine_rejected_not_found', 'unauthorized', 'rate_limited', 'unavailable',
+  'engine_rejected', 'engine_rejected_not_found', 'unauthorized', 'readonly_key_refused', 'rate_limited', 'unavailable',
 ] as const;
 
 /** Counts the orders of a batch beyond the first (which the route's admission counted) against the trade windows. */
@@ -37,7 +42,8 @@ export function orderRoutes(deps: TradingDeps): RouteDef[] {
       response: ORDER_RESPONSE_SCHEMA, limits: ORDER_LIMITS, errors: ORDER_ERRORS,
       handler: async (req) => {
         const caller = requireL2(req, deps);
-        const command = await admitOrder(jsonBody(req.rawBody), caller, deps);
+        const builder = builderOf(req, deps)?.address;
+        const command = attributed(await admitOrder(jsonBody(req.rawBody), caller, deps), builder);
         const result = placementResult(command.orderId, await deps.host.submit(command));
         if (result instanceof ApiError) throw result;
         return ok(result);
@@ -49,6 +55,7 @@ export function orderRoutes(deps: TradingDeps): RouteDef[] {
       response: { type: 'array', items: ORDER_RESPONSE_SCHEMA }, limits: ORDER_LIMITS, errors: [...ORDER_ERRORS, 'too_many_orders'],
       handler: async (req) => {
         const caller = requireL2(req, deps);
+        const builder = builderOf(req, deps)?.address;
         const body = jsonBody(req.rawBody);
         if (!Array.isArray(body) || body.length === 0) throw new ApiError('invalid_order_payload', { detail: 'the body must be a non-empty JSON array of orders' });
         if (body.length > MAX_BATCH_ORDERS) throw new ApiError('too_many_orders', { count: body.length, max: MAX_BATCH_ORDERS });
@@ -56,7 +63,7 @@ export function orderRoutes(deps: TradingDeps): RouteDef[] {
         const admitted = await Promise.all(
           body.map(async (item): Promise<PlaceOrderSubmission | ApiError> => {
             try {
-              return await admitOrder(item, caller, deps);
+              return attributed(await admitOrder(item, caller, deps), builder);
             } catch (error) {
               if (error instanceof ApiError) return error;
               throw error;

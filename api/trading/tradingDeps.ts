@@ -6,6 +6,7 @@ import type { CommandGateway } from '../../host/commandGateway.js';
 import type { ApiKeyRegistry, OrderDomainConfig } from '../../auth/index.js';
 import type { ReadContext } from '../../projections/readModel/index.js';
 import type { LiveReadModel } from '../../projections/live/liveReadModel.js';
+import type { NotificationStore } from '../../projections/notifications/notificationStore.js';
 import type { RateLimiter } from '../http/rateLimiter.js';
 import type { SignatureChecker } from './signatureChecks.js';
 
@@ -15,6 +16,8 @@ export interface TradingSettings extends OrderDomainConfig {
   readonly authFreshnessSec: number;
   /** Largest difference, either way, between a signed order's `timestamp` and the server clock (s). */
   readonly orderTimestampWindowSec: number;
+  /** Window of a heartbeat session (s): a session whose next heartbeat is later has its orders cancelled. */
+  readonly heartbeatTimeoutSec: number;
 }
 
 /** The part of the projector the account reads need: read-your-writes up to a log position. */
@@ -33,6 +36,8 @@ export interface TradingDeps {
   readonly reads: ReadContext;
   /** The in-memory read model (open orders, one order by id), when on; else those reads go to ClickHouse. */
   readonly live?: LiveReadModel;
+  /** The notifications (projections/notifications/); without them GET /notifications answers 503. */
+  readonly notifications?: NotificationStore;
   /** The server's limiter, when rate limits are on: POST /orders counts each order of a batch. */
   readonly limiter?: RateLimiter;
   /** Wall clock, ms since the epoch. */

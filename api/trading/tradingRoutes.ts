@@ -4,12 +4,16 @@
 import type { RouteDef } from '../http/apiTypes.js';
 import type { TradingDeps } from './tradingDeps.js';
 import { apiKeyRoutes } from './apiKeyRoutes.js';
+import { accessKeyRoutes } from './accessKeyRoutes.js';
 import { orderRoutes } from './orderRoutes.js';
 import { cancelRoutes } from './cancelRoutes.js';
 import { accountRoutes } from './accountRoutes.js';
 import { balanceRoutes } from './balanceRoutes.js';
 import { fullSetRoutes } from './fullSetRoutes.js';
+import { heartbeatRoutes } from './heartbeatRoutes.js';
+import { notificationRoutes } from './notificationRoutes.js';
+import { marketActivityRoutes } from './marketActivityRoutes.js';
 
 export function tradingRoutes(deps: TradingDeps): RouteDef[] {
-  return [...apiKeyRoutes(deps), ...orderRoutes(deps), ...cancelRoutes(deps), ...accountRoutes(deps), ...balanceRoutes(deps), ...fullSetRoutes(deps)];
+  return [...apiKeyRoutes(deps), ...accessKeyRoutes(deps), ...orderRoutes(deps), ...cancelRoutes(deps), ...accountRoutes(deps), ...balanceRoutes(deps), ...fullSetRoutes(deps), ...heartbeatRoutes(deps), ...notificationRoutes(deps), ...marketActivityRoutes(deps)];
 }

@@ -27,6 +27,8 @@ import { PROJECTION_MIGRATIONS } from '../../projections/schema.js';
 import { MarketIndex } from '../../catalog/marketIndex.js';
 import { LiveReadModel } from '../../projections/live/liveReadModel.js';
 import { LiveSnapshotStore, snapshotBytes } from '../../projections/live/liveSnapshot.js';
+import { NotificationStore } from '../../projections/notifications/notificationStore.js';
+import { NotificationSnapshots } from '../../projections/notifications/notificationSnapshots.js';
 import { loadUws } from '../../api/http/uwsLoader.js';
 import { StreamPublisher } from '../../api/ws/streamPublisher.js';
 import { EngineClient } from '../../cluster/engineClient.js';
@@ -124,6 +126,16 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     await live.startFrom(snapshot);
     logger.info({ snapshotPos: snapshot?.pos ?? 0, pos: live.position, ms: Math.round(performance.now() - started) }, 'in-memory read model restored');
   }
+  // The notifications likewise, from this node's own snapshots of them (written every 100,000 records and at
+  // close) and the log after the newest.
+  const notifications = new NotificationStore(log, {
+    snapshots: new NotificationSnapshots(join(config.dataDir, 'notifications')),
+    onSnapshotError: (error) => logger.error({ err: error }, 'notifications snapshot failed'),
+    onFailure: (error) => logger.error({ err: error }, 'the notifications stopped; GET /notifications answers 503'),
+  });
+  const notificationsStart = await notifications.start();
+  for (const reason of notificationsStart.skipped) logger.warn({ reason }, 'notifications snapshot skipped');
+  logger.info({ snapshotPos: notificationsStart.snapshotPos, pos: notifications.position }, 'notifications restored');
 
   // The read model's snapshots come from a copy of it beside the replica's copy on the snapshot thread, fed
   // with the events that copy reproduces (host/snapshotWorker.ts; --live-snapshot-copy). It is seeded from the
@@ -189,6 +201,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     },
   });
   durable.register({ name: 'read model', accept: (records) => live?.offer(records) });
+  durable.register({ name: 'notifications', accept: (records) => notifications.offer(records) });
   durable.register({
     name: 'snapshot copy',
     accept: (records) => {
@@ -262,6 +275,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     gateway: remote,
     projection: watcher,
     live,
+    notifications,
     publisher,
     fanout,
     ch,
@@ -273,6 +287,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
       if (follower.failed !== undefined) problems.push(`the replica stopped following the log: ${follower.failed.message}`);
       else if (remote.lag > READY_LAG) problems.push(`the replica is ${remote.lag} records behind the engine`);
       if (live !== undefined && !live.ready) problems.push('the in-memory read model is not serving (reads go to ClickHouse)');
+      if (!notifications.ready) problems.push('the notifications are not serving (GET /notifications answers 503)');
       if (watcher.problem !== undefined) problems.push(`ClickHouse: ${watcher.problem}`);
       return { ready: problems.length === 0, problems };
     },
@@ -290,6 +305,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
         await front.close();
         client.close();
         await follower.close();
+        await notifications.close().catch((error: unknown) => logger.error({ err: error }, 'notifications snapshot at shutdown failed'));
         replicaSnapshots.close();
         await snapshots.close();
         watcher.close();

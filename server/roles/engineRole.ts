@@ -67,6 +67,8 @@ export async function startEngineRole(config: Config, logger: Logger, signal: Ab
     onProtocolError: (remote, message) => logger.warn({ remote }, `engine port: ${message}`),
   });
   late.commands = commands;
+  // API nodes now receive every durable batch: heartbeat sessions may expire on the host's timer.
+  host.watchDeadlines();
   logger.info({ host: config.engineHost, port: commands.port, token: config.engineToken !== undefined }, 'taking commands from API nodes');
   metrics.watch({ log: engineService.log, host });
   metrics.gauge('engine_command_connections', 'API nodes connected to the engine port.', () => commands.connections);

@@ -7,7 +7,8 @@
 // every fill is projected exactly once (count() = uniqExact(fill_id) = the log's fills), and a node's reply
 // and its own reads agree.
 
-import { ClobClient, OrderType, Side, type ApiKeyCreds } from '@polymarket/clob-client-v2';
+import { ClobClient, OrderType, Side, createL2Headers, type ApiKeyCreds } from '@polymarket/clob-client-v2';
+import { BuilderConfig } from '@polymarket/builder-signing-sdk';
 import { createClient } from '@clickhouse/client';
 import { Wallet } from 'ethers';
 import t from 'tap';
@@ -210,6 +211,33 @@ t.test('a trade across nodes: the taker on api2 sees it at once; the projector w
   tt.same(counts, { n: log.fills, u: log.fills }, `${log.fills} fills, each projected once`);
 });
 
+t.test('read-only and builder keys made through one API node work through the other (its replica learns them from the log)', async (tt) => {
+  const { apiKey } = await alice.client.createReadonlyApiKey();
+  const readOn = (url: string): Promise<{ status: number; body: unknown }> => json(`${url}/clob/data/orders`, { headers: { POLY_READONLY_API_KEY: apiKey, POLY_ADDRESS: alice.wallet.address } });
+  const own = await readOn(api1.url);
+  tt.equal(own.status, 200, 'on the node that created it, at once');
+  const other = await eventually('the read-only key on api2', async () => {
+    const r = await readOn(api2.url);
+    return r.status === 200 ? r : undefined;
+  });
+  tt.same(other.body, own.body, "api2 answers the owner's orders alike");
+  const builder = (await on(alice, api2.url).createBuilderApiKey()) as { key: string; secret: string; passphrase: string; builderCode: string };
+  tt.equal(builder.builderCode, `0x${'0'.repeat(24)}${alice.wallet.address.slice(2).toLowerCase()}`);
+  await eventually('the builder key on api1', async () => ((await on(alice, api1.url).getBuilderApiKeys()).length === 1 ? true : undefined));
+  const path = '/auth/builder-api-key';
+  const l2 = await createL2Headers(clientSigner(alice.wallet) as never, alice.creds, { method: 'DELETE', requestPath: path });
+  const builderHeaders = await new BuilderConfig({ localBuilderCreds: { key: builder.key, secret: builder.secret, passphrase: builder.passphrase } }).generateBuilderHeaders('DELETE', path);
+  const revoked = await fetch(`${api1.url}/clob${path}`, { method: 'DELETE', headers: { ...Object.fromEntries(Object.entries(l2).map(([k, v]) => [k, String(v)])), ...builderHeaders } });
+  tt.same([revoked.status, await revoked.text()], [200, 'OK'], "api1 verified builder headers of a key made on api2, with the secret it derives itself");
+  tt.same(await on(alice, api1.url).getBuilderApiKeys(), []);
+  tt.equal(await on(alice, api2.url).deleteReadonlyApiKey(apiKey), true);
+  const refused = await eventually('the deleted read-only key refused on api1', async () => {
+    const r = await readOn(api1.url);
+    return r.status === 401 ? r : undefined;
+  });
+  tt.same(refused.body, { error: 'Unauthorized/Invalid api key: unknown or deleted read-only API key' });
+});
+
 /** Places `n` small bids through `client`, concurrently in waves; returns the ids acknowledged. */
 async function placeMany(client: ClobClient, n: number, acked: string[], failures: string[]): Promise<void> {
   for (let i = 0; i < n; i += 5) {
@@ -334,6 +362,23 @@ t.test('an API node killed with SIGKILL under load comes back with the same stat
   tt.match(metrics, /^read_model_copy_following 1$/m, "the other node's copy follows");
   tt.match(metrics, /read_model_snapshot_hold_seconds_count 1\b/, 'its thread was held once, to seed it');
   tt.same(api2.proc.lines.filter((l) => /snapshot failed|copy failed/.test(String(l.msg))).map((l) => l.msg), [], 'no snapshot failed');
+});
+
+t.test('notifications: the same on both nodes (the restarted one rebuilt them from the log), and a drop through one shows on the other', async (tt) => {
+  const notes = async (url: string): Promise<string> => JSON.stringify(await on(alice, url).getNotifications());
+  const same = await eventually('both nodes give alice the same notifications', async () => {
+    const [a, b] = [await notes(api1.url), await notes(api2.url)];
+    return a === b ? (JSON.parse(a) as { id: number; type: number }[]) : undefined;
+  });
+  tt.ok(same.some((n) => n.type === 2), 'her fill is among them');
+  tt.ok(api1.proc.lines.some((l) => l.msg === 'notifications restored'), 'the restarted node restored them at start-up');
+  const dropped = String(same[0]?.id);
+  tt.equal(await on(alice, api2.url).dropNotifications({ ids: [dropped] }), 'OK');
+  const after = await eventually('the drop through api2 shows on api1', async () => {
+    const list = JSON.parse(await notes(api1.url)) as { id: number }[];
+    return list.some((n) => String(n.id) === dropped) ? undefined : list;
+  });
+  tt.equal(after.length, same.length - 1, 'only the dropped one is gone');
 });
 
 t.test('graceful shutdown of every role', async (tt) => {
