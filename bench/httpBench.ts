@@ -1,4 +1,5 @@
-// `npm run bench:http`: requests/s and latency of GET /book and GET /positions on the running service, each
+// `npm run bench:http`: requests/s and latency of GET /book, GET /positions and the account and activity reads
+// (/data/orders, /data/order/{id}, /trades, /data/trades, /holders, /activity, /value) on the running service, each
 // next to its like-for-like ceiling, a uWS hello-world on the same machine in the same run:
 // - edge (the default deployment): the service with the header edge on the port and uWS on a Unix socket
 //   behind it, against a hello-world uWS on a Unix socket behind the same edge in one process;
@@ -160,6 +161,9 @@ interface ReadRow {
   readonly requests: () => Req[];
 }
 
+/** The /activity row's variants: the default page of 100, filters, the other sorts and directions. */
+const ACTIVITY_QUERIES = ['', '&type=TRADE', '&side=BUY&limit=50', '&sortBy=CASH', '&sortBy=TOKENS&sortDirection=ASC', '&sortDirection=ASC', '&limit=20&offset=40'];
+
 function readRows(info: ReadsInfo, edge: boolean): ReadRow[] {
   const trader = new Trader('', new Wallet(info.privateKey), { headerStyle: 'hyphen' });
   trader.creds = info.creds;
@@ -178,6 +182,8 @@ function readRows(info: ReadsInfo, edge: boolean): ReadRow[] {
     { name: 'GET /trades?user= (100)', key: 'userTrades', target: 0.1, p99Target: 30, requests: () => users.map((u) => ({ path: `/trades?user=${u}&limit=100&takerOnly=false` })) },
     { name: 'GET /data/trades (page of 100)', key: 'accountTrades', target: 0.1, p99Target: 30, requests: () => [l2('/data/trades')] },
     { name: 'GET /holders?market=', key: 'holders', target: 0.1, p99Target: 30, requests: () => info.conditionIds.map((m) => ({ path: `/holders?market=${m}` })) },
+    { name: 'GET /activity?user= (100; every sort, type and side)', key: 'activity', target: 0.1, p99Target: 30, requests: () => users.map((u, i) => ({ path: `/activity?user=${u}${ACTIVITY_QUERIES[i % ACTIVITY_QUERIES.length] ?? ''}` })) },
+    { name: 'GET /value?user=', key: 'value', target: 0.1, p99Target: 30, requests: () => users.map((u) => ({ path: `/value?user=${u}` })) },
   ];
 }
 

@@ -52,6 +52,13 @@
 // BENCH_RECOVER_SAMPLE (512), BENCH_RECOVER_SECONDS (1 per measurement, 3 rounds), BENCH_SEED (6),
 // BENCH_ANALYST (0; N > 0: the service serves its ClickHouse HTTP interface, and N analyst loops send heavy
 // queries over fills back to back through the timed window: bench/orders/analystLoad.ts).
+//
+// Liquidity rewards (issue 35): before every timed window the engine's clock is moved so that a minute of it
+// (a rewards sample) falls 1.5 s into the window. BENCH_REWARDS=on gives every market of the service a rewards
+// program (the sampler then scores the bench's books each minute; the line `rewards:` says how many samples the
+// window held); BENCH_REWARDS=compare runs this bench BENCH_REWARDS_ROUNDS (2) times each way on fresh servers,
+// without and with rewards alternately, the same orders each time, prints both and the medians' ratio (the
+// issue's target: with within 3% of without).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
@@ -89,6 +96,8 @@ const ANALYST_LOOPS = Number(process.env.BENCH_ANALYST ?? 0);
 const RATE = Number(process.env.BENCH_RATE ?? 0);
 /** BENCH_TARGET=cluster: post to an API node of the scale-out roles (engine, API node, projector over Kafka). */
 const CLUSTER = process.env.BENCH_TARGET === 'cluster';
+/** BENCH_REWARDS: off (default), on (every market rewarded), compare (both, alternately, on fresh servers). */
+const REWARDS = process.env.BENCH_REWARDS ?? 'off';
 
 /** A new file in `dir` (created if missing) for one of the server's profiles or snapshots; none without a dir. */
 function outputFile(dir: string | undefined, extension: string): string | undefined {
@@ -529,6 +538,9 @@ async function main(): Promise<void> {
     if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'start' });
     const allocFile = outputFile(ALLOC_DIR, 'heapprofile');
     if (allocFile !== undefined) await server.ask({ op: 'allocations', action: 'start' });
+    // A minute of the engine's clock 1.5 s into the window: with rewards on, the sampler runs in it.
+    if (!CLUSTER) await server.ask({ op: 'align', inMs: 1_500 });
+    const rewardsBefore = CLUSTER ? undefined : await server.ask<{ rewarded: boolean; programs: number; samples: number; samplerMs: number }>({ op: 'rewards' });
     const before = await server.ask<CpuAnswer>({ op: 'cpu' });
     const load = loadavg().map((x) => Number(x.toFixed(2)));
     console.log(`timed window: ${orders.length} orders in ${requests.length} requests over ${CONCURRENCY} connections${RATE > 0 ? `, ${RATE} requests/s on a schedule (open loop)` : ''}...`);
@@ -537,6 +549,9 @@ async function main(): Promise<void> {
     const result = await post(connections, requests);
     const analyst = await analystLoad?.stop();
     const after = await server.ask<CpuAnswer>({ op: 'cpu' });
+    const rewardsAfter = CLUSTER ? undefined : await server.ask<{ rewarded: boolean; programs: number; samples: number; samplerMs: number }>({ op: 'rewards' });
+    const windowSamples = (rewardsAfter?.samples ?? 0) - (rewardsBefore?.samples ?? 0);
+    const samplerMs = (rewardsAfter?.samplerMs ?? 0) - (rewardsBefore?.samplerMs ?? 0);
     if (profileFile !== undefined) await server.ask({ op: 'profile', action: 'stop', file: profileFile });
     if (allocFile !== undefined) console.log(`allocation profile of the server over the window: ${(await server.ask<{ file: string }>({ op: 'allocations', action: 'stop', file: allocFile })).file}`);
     const settle = await server.ask<{ ms: number; logPos: number }>({ op: 'settle' });
@@ -611,6 +626,7 @@ async function main(): Promise<void> {
     const brokerJitShare = brokerMs > 0 ? ((after.brokerJitMs ?? 0) - (before.brokerJitMs ?? 0)) / brokerMs : undefined;
     if (brokerJitShare !== undefined) console.log(`kafka broker: ${(brokerJitShare * 100).toFixed(0)}% of its CPU over the window in its JIT compiler threads (a broker in service has long compiled its hot paths; the warm-up is for that)`);
     console.log(`projector: ${projectorBehind} log records behind at the end of the window, caught up ${(settle.ms / 1000).toFixed(1)} s later`);
+    if (rewardsAfter !== undefined) console.log(`rewards: ${rewardsAfter.rewarded ? `on, ${rewardsAfter.programs} markets rewarded; ${windowSamples} market samples taken in the window, the engine's thread ${samplerMs.toFixed(2)} ms on the commands that carried them (${((samplerMs * 1000) / orders.length).toFixed(3)} us per order of the window)` : 'off'}`);
     console.log(`load generator: ${(clientCpuUs / orders.length).toFixed(0)} us/order CPU in this process (${(clientCpuUs / 10 / result.ms).toFixed(0)}% of one core)`);
     if (analyst !== undefined) console.log(`analyst over the window: ${analyst.loops} loops of heavy queries on fills, ${analyst.queries} answered (${analyst.errors} errors${analyst.firstError === undefined ? '' : `, first: ${analyst.firstError}`}), ${analyst.meanMs} ms each on average (queue included), max ${analyst.maxMs} ms`);
     for (const [reason, n] of [...result.refusals].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  refused ${n}x: ${reason}`);
@@ -624,6 +640,9 @@ async function main(): Promise<void> {
     const summary = {
       bench: 'orders',
       target: CLUSTER ? 'cluster' : 'single',
+      rewards: rewardsAfter?.rewarded === true ? 'on' : 'off',
+      rewardSamples: windowSamples,
+      samplerMs: Number(samplerMs.toFixed(3)),
       ratePerSec: RATE > 0 ? RATE : null,
       replicaDelay: after.replicaDelay ?? null,
       engineAppend: after.engineAppend ?? null,
@@ -671,4 +690,51 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+/** One bench run in a child process of this script (BENCH_REWARDS=off or on): its output echoed, its summary. */
+function runChild(mode: 'off' | 'on', round: number): Promise<Record<string, number | string | boolean | null>> {
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1] as string], {
+    env: { ...process.env, BENCH_REWARDS: mode, BENCH_RECOVER_SAMPLE: process.env.BENCH_RECOVER_SAMPLE ?? '32', BENCH_RECOVER_SECONDS: process.env.BENCH_RECOVER_SECONDS ?? '0.2' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const line of chunk.toString().split('\n')) if (line.trim() !== '' && !line.startsWith('{')) console.log(`  [rewards ${mode}, round ${round}] ${line}`);
+  });
+  return new Promise((resolveRun, reject) => {
+    child.on('exit', (code) => {
+      const last = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || !last.startsWith('{')) reject(new Error(`the bench run with rewards ${mode} failed (exit ${code})`));
+      else resolveRun(JSON.parse(last) as Record<string, number | string | boolean | null>);
+    });
+  });
+}
+
+/** BENCH_REWARDS=compare: rounds of a run without rewards and one with, on fresh servers, and the medians' ratio. */
+async function compareRewards(): Promise<void> {
+  const rounds = Math.max(1, Number(process.env.BENCH_REWARDS_ROUNDS ?? 2));
+  const runs: { off: Record<string, number | string | boolean | null>[]; on: Record<string, number | string | boolean | null>[] } = { off: [], on: [] };
+  for (let r = 1; r <= rounds; r++) {
+    for (const mode of ['off', 'on'] as const) runs[mode].push(await runChild(mode, r));
+  }
+  const median = (xs: number[]): number => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 === 1 ? (s[(s.length - 1) / 2] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+  };
+  const figure = (mode: 'off' | 'on', key: string): number => median(runs[mode].map((x) => Number(x[key])));
+  console.log('');
+  console.log('| rewards | orders/s (each run) | median orders/s | median p50 ms | median p99 ms | median server CPU us/order | market samples in the window | engine ms on them |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const mode of ['off', 'on'] as const) {
+    console.log(`| ${mode} | ${runs[mode].map((x) => x.ordersPerSec).join(', ')} | ${figure(mode, 'ordersPerSec')} | ${figure(mode, 'p50Ms')} | ${figure(mode, 'p99Ms')} | ${figure(mode, 'serverCpuUsPerOrder')} | ${runs[mode].map((x) => x.rewardSamples).join(', ')} | ${runs[mode].map((x) => x.samplerMs).join(', ')} |`);
+  }
+  const throughput = figure('on', 'ordersPerSec') / figure('off', 'ordersPerSec');
+  const cpu = figure('on', 'serverCpuUsPerOrder') / figure('off', 'serverCpuUsPerOrder');
+  const within = throughput >= 0.97;
+  console.log(`with every market rewarded: ${(throughput * 100).toFixed(1)}% of the throughput without (target: at least 97%), ${(cpu * 100).toFixed(1)}% of the server CPU per order`);
+  console.log(JSON.stringify({ bench: 'orders-rewards', rounds, ordersPerSec: { off: figure('off', 'ordersPerSec'), on: figure('on', 'ordersPerSec') }, p99Ms: { off: figure('off', 'p99Ms'), on: figure('on', 'p99Ms') }, serverCpuUsPerOrder: { off: figure('off', 'serverCpuUsPerOrder'), on: figure('on', 'serverCpuUsPerOrder') }, throughputRatio: Number(throughput.toFixed(3)), cpuRatio: Number(cpu.toFixed(3)), within3Percent: within }));
+  if (!within) process.exitCode = 1;
+}
+
+if (REWARDS === 'compare') await compareRewards();
+else await main();

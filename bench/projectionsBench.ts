@@ -1,19 +1,26 @@
 // Projection benchmark (`npm run bench:projections`), three phases on one embedded chDB (one data directory
 // per process), each in its own database:
 //   1. throughput  fills/s projected from a journal into chDB by a fresh projector (target >= 100k/s), with
-//                  the time the projector spent in each table's insert
+//                  the time the projector spent in each table's insert (the book history included)
+//      history     over the same database: bytes on disk per book level change, and /orderbook-history's
+//                  read p99 for the busiest token over an hour, pages of 100 (target <= 100 ms)
 //   2. lag         projection lag p99 while a real engine host + journal take a steady 5k fills/s and a
 //                  projector runs beside them (target <= 1 s)
 //   3. positions   GET /positions p99 (read model positions()) with 10M fills over 100k addresses, rows
 //                  generated inside ClickHouse (target <= 50 ms)
+//   4. leaderboard GET /v1/leaderboard?timePeriod=ALL p99 (read model leaderboard(), boards kept as the
+//                  service keeps them) over the same tables (target <= 100 ms); the time to compute a whole
+//                  board; reads while the projector moves and boards are recomputed beside them
 // Sizes come from the environment (defaults finish in a few minutes on 2 cores; what was used is printed):
 //   BENCH_PROJ_FILLS (200000)  BENCH_PROJ_ACCOUNTS (1000)  BENCH_PROJ_MARKETS (20)  BENCH_PROJ_MAKERS (4)
 //   BENCH_PROJ_MAX_BATCH (the projector's default)  BENCH_LAG_RATE (5000)  BENCH_LAG_SECONDS (20)
 //   BENCH_LAG_INTERVAL_MS (the service's projectionIntervalMs default)  BENCH_POS_FILLS (10000000)
 //   BENCH_POS_ADDRESSES (100000)  BENCH_POS_MARKETS (1000)  BENCH_POS_TOKENS_PER_ADDRESS (40)
-//   BENCH_POS_MINUTES (1440)  BENCH_POS_QUERIES (1000)  BENCH_PHASES (throughput,lag,positions)
+//   BENCH_POS_MINUTES (1440)  BENCH_POS_QUERIES (1000)  BENCH_LB_QUERIES (2000)  BENCH_LB_BOARDS (3)
+//   BENCH_LB_MOVING_SECONDS (20)  BENCH_PHASES (throughput,history,lag,positions,leaderboard)
 //   BENCH_LAG_HANDOVER (1: the host hands its records to the projector in memory, as the service does; 0: the
-//   projector reads them back from the journal)
+//   projector reads them back from the journal)  BENCH_BOOK_HISTORY (1; 0: the projector writes no book history,
+//   to see its cost)
 // Profile the projector with: node --cpu-prof dist/bench/projectionsBench.js (BENCH_PHASES=throughput).
 // The last line printed is one JSON object.
 
@@ -26,6 +33,8 @@ import { DEFAULT_MAX_BATCH } from '../projections/projector.js';
 import { measureThroughput } from './projectionsThroughput.js';
 import { measureLag } from './projectionsLag.js';
 import { measurePositionsQuery } from './projectionsQuery.js';
+import { measureHistory } from './projectionsHistory.js';
+import { measureLeaderboard } from './projectionsLeaderboard.js';
 import { ProjectionsWorkload } from './projectionsWorkload.js';
 
 const env = (name: string, fallback: number): number => {
@@ -50,8 +59,12 @@ const config = {
   posMinutes: env('BENCH_POS_MINUTES', 1_440),
   posQueries: env('BENCH_POS_QUERIES', 1_000),
   lagHandOver: env('BENCH_LAG_HANDOVER', 1) !== 0,
+  bookHistory: env('BENCH_BOOK_HISTORY', 1) !== 0,
+  lbQueries: env('BENCH_LB_QUERIES', 2_000),
+  lbBoards: env('BENCH_LB_BOARDS', 3),
+  lbMovingSeconds: env('BENCH_LB_MOVING_SECONDS', 20),
 };
-const phases = new Set((process.env.BENCH_PHASES ?? 'throughput,lag,positions').split(','));
+const phases = new Set((process.env.BENCH_PHASES ?? 'throughput,history,lag,positions,leaderboard').split(','));
 
 const round = (x: number, digits = 1): number => Number(x.toFixed(digits));
 
@@ -73,7 +86,7 @@ async function main(): Promise<void> {
         spent.set(table, entry);
       };
       const workload = new ProjectionsWorkload({ seed: 1, markets: config.markets, accounts: config.accounts, makers: config.makers });
-      const r = await measureThroughput(ch, 'throughput', workload, config.fills, config.maxBatch, onInsert);
+      const r = await measureThroughput(ch, 'throughput', workload, config.fills, config.maxBatch, onInsert, config.bookHistory);
       const insertMs = [...spent.values()].reduce((n, e) => n + e.ms, 0);
       console.log(`throughput  ${r.fills} fills in ${r.records} records (${r.rows} rows, ${(r.rows / r.fills).toFixed(1)} per fill) projected in ${r.seconds.toFixed(2)} s: ${r.fillsPerSec.toFixed(0)} fills/s (target >= 100000), maxBatch ${r.maxBatch}`);
       const mainMs = r.threadCpuMs['main (JS)'] ?? 0;
@@ -87,6 +100,15 @@ async function main(): Promise<void> {
       Object.assign(summary, {
         throughput_fills: r.fills, throughput_seconds: round(r.seconds, 2), fills_per_sec: Math.round(r.fillsPerSec), rows_per_fill: round(r.rows / r.fills, 2),
         insert_share: round(insertMs / 1000 / r.seconds, 2), cpu_us_per_fill: round((1e6 * r.cpuSeconds) / r.fills), js_cpu_us_per_fill: round((1000 * (r.threadCpuMs['main (JS)'] ?? 0)) / r.fills, 1), target_fills_per_sec_met: r.fillsPerSec >= 100_000,
+      });
+    }
+    if (phases.has('history') && phases.has('throughput') && config.bookHistory) {
+      const r = await measureHistory(ch, 'throughput', 500);
+      console.log(`history     ${r.levelChanges} level changes, ${r.changes} book changes, ${r.snapshots} whole books stored: ${r.bytesPerLevelChange.toFixed(1)} bytes on disk per level change (${r.levelChangeRowBytes.toFixed(1)} for its own row, the rest the index of changes and the whole books)`);
+      console.log(`            /orderbook-history of the busiest token over its last hour (${r.windowChanges} changes), pages of 100 at random offsets, ${r.queries} reads: p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms (target p99 <= 100)`);
+      Object.assign(summary, {
+        history_level_changes: r.levelChanges, history_bytes_per_level_change: round(r.bytesPerLevelChange), history_window_changes: r.windowChanges,
+        history_p50_ms: round(r.p50Ms), history_p99_ms: round(r.p99Ms), target_history_p99_met: r.p99Ms <= 100,
       });
     }
     if (phases.has('lag')) {
@@ -111,6 +133,21 @@ async function main(): Promise<void> {
       Object.assign(summary, {
         positions_fills: r.fills, positions_addresses: r.addresses, positions_rows: r.positionRows, positions_generate_seconds: round(r.generateSec), positions_settle_seconds: round(r.settleSec),
         positions_p50_ms: round(r.p50Ms), positions_p99_ms: round(r.p99Ms), positions_max_ms: round(r.maxMs), target_positions_p99_met: r.p99Ms <= 50,
+      });
+    }
+    if (phases.has('leaderboard')) {
+      const r = await measureLeaderboard(ch, 'positions', {
+        fills: config.posFills, addresses: config.posAddresses, markets: config.posMarkets, tokensPerAddress: config.posTokensPerAddress,
+        minutes: config.posMinutes, queries: config.lbQueries, warmup: 0, generated: phases.has('positions'), boards: config.lbBoards, movingSeconds: config.lbMovingSeconds,
+      });
+      const boards = [...r.boardMs].sort((a, b) => a - b);
+      console.log(`leaderboard ${r.traders} traders, ${r.positionRows} position rows (account_totals filled in ${r.prepareSec.toFixed(1)} s); a whole all-time board computed in ${boards.map((ms) => (ms / 1000).toFixed(2)).join(', ')} s`);
+      console.log(`            /v1/leaderboard?timePeriod=ALL, board kept, ${r.reads.count} reads (pages by PnL and volume at offsets 0..1000, standings): p50 ${r.reads.p50Ms.toFixed(2)} ms, p99 ${r.reads.p99Ms.toFixed(2)} ms, max ${r.reads.maxMs.toFixed(1)} ms (target p99 <= 100)`);
+      console.log(`            while the projector moves (boards older than 1 s recomputed in the background, ${r.moving.recomputed} in ${r.moving.seconds} s): ${r.moving.count} reads, p50 ${r.moving.p50Ms.toFixed(2)} ms, p99 ${r.moving.p99Ms.toFixed(2)} ms, max ${r.moving.maxMs.toFixed(1)} ms`);
+      Object.assign(summary, {
+        leaderboard_traders: r.traders, leaderboard_board_ms: Math.round(boards[Math.floor(boards.length / 2)] ?? 0), leaderboard_p50_ms: round(r.reads.p50Ms, 2),
+        leaderboard_p99_ms: round(r.reads.p99Ms, 2), leaderboard_moving_p99_ms: round(r.moving.p99Ms, 2), leaderboard_moving_recomputed: r.moving.recomputed,
+        target_leaderboard_p99_met: r.reads.p99Ms <= 100 && r.moving.p99Ms <= 100,
       });
     }
   } finally {

@@ -71,7 +71,8 @@ export async function generate(ch: ClickHouseClient, db: string, o: QueryOptions
     FROM (SELECT number, cityHash64(number, 19) % ${o.markets} AS m FROM numbers(${o.fills}))`);
   await run(`INSERT INTO ${db}.positions SELECT ${address('a')}, ${tokenId('t')}, ${conditionId('intDiv(t, 2)')}, t % 2,
       if(cityHash64(s, 22) % 10 = 0, 0, (1 + cityHash64(s, 21) % 500) * 1000000) AS size, intDiv(size * (200000 + cityHash64(s, 23) % 600000), 1000000),
-      size + intDiv(s, ${o.addresses}) * 1000000, toInt64(cityHash64(s, 24) % 2000000) - 1000000, toDateTime64(${T0} + intDiv(s, 200), 3, 'UTC'), s + 1
+      size + intDiv(s, ${o.addresses}) * 1000000, toInt64(cityHash64(s, 24) % 2000000) - 1000000, toDateTime64(${T0} + intDiv(s, 200), 3, 'UTC'), s + 1,
+      intDiv((size + intDiv(s, ${o.addresses}) * 1000000) * (200000 + cityHash64(s, 25) % 600000), 1000000)
     FROM (SELECT number AS s, s % ${o.addresses} AS a, (a * 7919 + (intDiv(s, ${o.addresses}) % ${o.tokensPerAddress}) * 104729) % ${tokens} AS t FROM numbers(${2 * o.fills}))`);
   await run(`INSERT INTO ${db}.price_history SELECT ${tokenId('t')}, toDateTime(${T0} + 60 * i, 'UTC'),
       toInt64(300000 + cityHash64(t, i, 1) % 400000) AS last, if(cityHash64(t, i, 2) % 20 = 0, NULL, toInt64(300000 + cityHash64(t, i, 3) % 400000)), ${o.fills} + i
@@ -82,7 +83,7 @@ export async function generate(ch: ClickHouseClient, db: string, o: QueryOptions
  * Waits (at most `limitSec`) until no merge of `db` runs: the bulk generation leaves ClickHouse merging
  * gigabytes for a while, which a serving deployment does not do. Returns the seconds waited.
  */
-async function mergesSettled(ch: ClickHouseClient, db: string, limitSec: number): Promise<number> {
+export async function mergesSettled(ch: ClickHouseClient, db: string, limitSec: number): Promise<number> {
   const t0 = performance.now();
   while (performance.now() - t0 < limitSec * 1000) {
     if ((await count(ch, `SELECT count() AS n FROM system.merges WHERE database = '${db}'`)) === 0) break;

@@ -61,12 +61,13 @@ export async function measureThroughput(
   fills: number,
   maxBatch: number,
   onInsert?: (table: string, rows: number, ms: number) => void,
+  bookHistory = true,
 ): Promise<ThroughputResult> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-proj-'));
   try {
     const log = await writeJournal(join(dir, 'journal'), workload, fills);
     let rows = 0;
-    const projector = new Projector(ch, db, log.journal, { feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount, maxBatch, onBatch: (_f, _t, n) => (rows += n), onInsert });
+    const projector = new Projector(ch, db, log.journal, { feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount, maxBatch, onBatch: (_f, _t, n) => (rows += n), onInsert, bookHistory });
     await projector.start();
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();

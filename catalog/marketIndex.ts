@@ -78,9 +78,13 @@ export interface IndexedMarket {
 interface Snapshot {
   readonly byCondition: ReadonlyMap<string, IndexedMarket>;
   readonly byToken: ReadonlyMap<string, IndexedMarket>;
+  /** Condition ids of each event's markets (every event a market is linked to), in catalog id order. */
+  readonly byEvent: ReadonlyMap<string, readonly string[]>;
+  /** Condition ids of the markets whose events carry each tag label (lower case). */
+  readonly byTag: ReadonlyMap<string, readonly string[]>;
 }
 
-const EMPTY: Snapshot = { byCondition: new Map(), byToken: new Map() };
+const EMPTY: Snapshot = { byCondition: new Map(), byToken: new Map(), byEvent: new Map(), byTag: new Map() };
 
 const text = (value: unknown): string => textOf(value) ?? '';
 
@@ -159,6 +163,18 @@ export class MarketIndex {
     return this.snapshot.byToken.get(tokenId);
   }
 
+  /** Condition ids of the markets of these events (any of the events each market is linked to), without repeats. */
+  conditionIdsOfEvents(eventIds: readonly string[]): string[] {
+    const out = new Set<string>();
+    for (const id of eventIds) for (const c of this.snapshot.byEvent.get(id) ?? []) out.add(c);
+    return [...out];
+  }
+
+  /** Condition ids of the markets whose events carry the tag `label` (any letter case). */
+  conditionIdsTagged(label: string): readonly string[] {
+    return this.snapshot.byTag.get(label.toLowerCase()) ?? [];
+  }
+
   /** Reloads the index from the catalog tables (see the contract above). */
   refresh(): Promise<void> {
     if (this.queued !== undefined) return this.queued;
@@ -229,6 +245,13 @@ export class MarketIndex {
 
     const byCondition = new Map<string, IndexedMarket>();
     const byToken = new Map<string, IndexedMarket>();
+    const byEvent = new Map<string, string[]>();
+    const byTag = new Map<string, string[]>();
+    const listed = (map: Map<string, string[]>, key: string, conditionId: string): void => {
+      const list = map.get(key);
+      if (list === undefined) map.set(key, [conditionId]);
+      else if (list[list.length - 1] !== conditionId) list.push(conditionId);
+    };
     rows.sort((a, b) => byNumericId(a.id, b.id));
     for (const row of rows) {
       const eventIds = (eventsOfMarket.get(row.id) ?? []).filter((id) => eventById.has(id)).sort(byNumericId);
@@ -246,7 +269,9 @@ export class MarketIndex {
       if (byCondition.has(market.conditionId)) continue;
       byCondition.set(market.conditionId, market);
       for (const token of market.tokenIds) if (!byToken.has(token)) byToken.set(token, market);
+      for (const eventId of eventIds) listed(byEvent, eventId, market.conditionId);
+      for (const label of labels) listed(byTag, label.toLowerCase(), market.conditionId);
     }
-    return { byCondition, byToken };
+    return { byCondition, byToken, byEvent, byTag };
   }
 }

@@ -5,17 +5,26 @@
 // funding takes the operator's path inside the service (Deposit and Split commands through the engine host),
 // as a venue's operator credits a trader's deposit.
 //
+// The maker quotes every open demo market. The questions of a neg-risk event are quoted together, around
+// fair prices that add up to 1 (the event's outcomes are exclusive, one wins), so the YES midpoints of an event
+// sum to about 1 (within the maker's spread, a tick a side). It quotes YES only, and holds YES: for a neg-risk
+// event it splits full sets and converts the NO halves back (POST /convert, L2-signed like any client's call),
+// which holds YES of every question for the price of one set, and later NO likewise.
+//
 // Wallets are derived from the API keys' master secret, so after a restart the same traders resume: the
-// maker cancels what it left open and quotes every market once. Load is bounded: then each quote cycle of a
-// market signs a fresh ladder, posts it as one batch (QUOTE_LEVELS a side) and then cancels the old one, one
-// market a cycle, one taker order a taker tick.
+// maker cancels what it left open and quotes every market once. Load is bounded: each quote cycle refreshes
+// one market, or one event's questions, signing a fresh ladder (QUOTE_LEVELS a side) per market, posting it as
+// one batch and then cancelling the old one; one taker order a taker tick.
 
-import { ClobClient, OrderType, Side, type ApiKeyCreds, type OrderResponse } from '@polymarket/clob-client-v2';
+import { ClobClient, OrderType, Side, createL2Headers, type ApiKeyCreds, type OrderResponse } from '@polymarket/clob-client-v2';
 import { Wallet, keccak256, toUtf8Bytes, concat } from 'ethers';
 import type { Logger } from 'pino';
 import type { EngineHost } from '../host/engineHost.js';
 import type { Market } from '../engine/market.js';
 import { PRICE_ONE } from '../engine/index.js';
+import type { NegRiskEvent } from '../engine/negRisk.js';
+import { buildDemoCatalog } from '../catalog/demo/buildDemoCatalog.js';
+import { stringArrayOf } from '../catalog/upstream/gammaValues.js';
 
 export interface DemoTraderOptions {
   /** The service's CLOB surface, e.g. http://127.0.0.1:8080/clob. */
@@ -25,7 +34,7 @@ export interface DemoTraderOptions {
   /** Derives the traders' wallets (the API keys' master secret). */
   readonly seed: Buffer;
   readonly logger: Logger;
-  /** How many markets the maker quotes (the first active binary markets of the catalog). */
+  /** How many markets the maker quotes (default: every active market the engine has; a number: the first ones). */
   readonly markets?: number;
   readonly takers?: number;
   /** ms between two quote cycles (each refreshes one market); takers act about every 2× this. */
@@ -61,10 +70,33 @@ interface Trader {
   readonly wallet: Wallet;
   readonly account: string;
   client: ClobClient;
+  creds: ApiKeyCreds;
+}
+
+/** Markets quoted together: one market, or the questions of a neg-risk event (`event`: all of them are here). */
+interface Group {
+  readonly markets: readonly Market[];
+  readonly event: NegRiskEvent | undefined;
+}
+
+/** Outcome 0's price of each demo market while open, as the demo catalog gives it. */
+function catalogPrices(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of buildDemoCatalog().markets) {
+    const price = Number(stringArrayOf(m.outcomePrices)?.[0]);
+    if (m.closed !== true && price > 0 && price < 1) out.set(String(m.conditionId), price);
+  }
+  return out;
 }
 
 function tickOf(market: Market): number {
   return market.params.tickSize / PRICE_ONE;
+}
+
+/** A price at least 2 ticks (and 0.02) from 0 and 1, so that both sides of the ladder have levels. */
+function offEdges(m: Market, p: number): number {
+  const margin = Math.max(2 * tickOf(m), 0.02);
+  return Math.min(1 - margin, Math.max(margin, p));
 }
 
 function roundTo(value: number, tick: number): number {
@@ -75,9 +107,13 @@ function roundTo(value: number, tick: number): number {
 export async function startDemoTraders(options: DemoTraderOptions): Promise<DemoTraders> {
   const { host, logger } = options;
   const cycleMs = options.cycleMs ?? 1000;
-  const markets = [...host.engine.markets()].filter((m) => m.status === 'active' && m.params.minSize <= 10_000_000).slice(0, options.markets ?? 4);
+  const open = [...host.engine.markets()].filter((m) => m.status === 'active');
+  const markets = options.markets === undefined ? open : open.slice(0, options.markets);
+  const groups = groupsOf(host, markets);
   const rng = Math.random;
-  const fair = new Map(markets.map((m) => [m.conditionId, m.lastTrade === null ? 0.2 + rng() * 0.6 : m.lastTrade.price / PRICE_ONE]));
+  const prices = catalogPrices();
+  const fair = new Map(markets.map((m) => [m.conditionId, offEdges(m, m.lastTrade !== null ? m.lastTrade.price / PRICE_ONE : (prices.get(m.conditionId) ?? 0.2 + rng() * 0.6))]));
+  for (const g of groups) if (g.event !== undefined) normalise(g);
 
   const makeTrader = async (name: string, collateral: number, inventory: number): Promise<Trader> => {
     const wallet = new Wallet(keccak256(concat([options.seed, toUtf8Bytes(`pmx demo trader ${name}`)])));
@@ -87,18 +123,44 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     const creds = (await signIn.createOrDeriveApiKey()) as ApiKeyCreds;
     if (typeof creds?.key !== 'string') throw new Error(`demo trader ${name}: could not create or derive its API key`);
     const client = new ClobClient({ host: options.clobUrl, chain: options.chainId, signer, creds, throwOnError: false });
-    await fund(account, collateral, inventory);
-    return { name, wallet, account, client };
+    const trader = { name, wallet, account, client, creds };
+    await fund(trader, collateral, inventory);
+    return trader;
   };
 
-  /** Tops the account up to `collateral` and each market's tokens to `inventory` (operator path). */
-  const fund = async (account: string, collateral: number, inventory: number): Promise<void> => {
+  /**
+   * Tops the account up to `collateral` and each market's tokens to `inventory` (operator path); the maker then
+   * converts the NO it holds in each neg-risk event back into YES of the other questions and collateral.
+   */
+  const fund = async (trader: Trader, collateral: number, inventory: number): Promise<void> => {
+    const { account } = trader;
     const free = host.engine.balances(account)?.free ?? 0;
     const need = collateral + inventory * markets.length;
     if (free < need) await host.submit({ type: 'Deposit', account, amount: need - free });
+    const maker = trader.name === 'maker';
     for (const m of markets) {
-      const held = Math.min(...m.tokenIds.map((t) => host.engine.balances(account)?.tokens.get(t)?.free ?? 0));
+      // The maker holds YES only in an event (its NO converts), so YES alone says what it has.
+      const inEvent = maker && m.negRiskMarketId !== null;
+      const held = inEvent ? tokensOf(account, m.tokenIds[0]) : Math.min(...m.tokenIds.map((t) => tokensOf(account, t)));
       if (m.status === 'active' && held < inventory / 2) await host.submit({ type: 'Split', account, conditionId: m.conditionId, amount: inventory - held });
+    }
+    if (maker) for (const g of groups) if (g.event !== undefined) await convertNo(trader, g.event);
+  };
+
+  const tokensOf = (account: string, tokenId: string): number => host.engine.balances(account)?.tokens.get(tokenId)?.free ?? 0;
+
+  /** Converts the NO the trader holds in the event's questions (those it holds most of first), through POST /convert. */
+  const convertNo = async (trader: Trader, event: NegRiskEvent): Promise<void> => {
+    for (let round = 0; round < event.questions.length; round++) {
+      if (event.questions.some((q) => q.status === 'resolved')) return;
+      const held = event.questions.filter((q) => tokensOf(trader.account, q.tokenIds[1]) >= 1_000_000);
+      if (held.length === 0) return;
+      const amount = Math.min(...held.map((q) => tokensOf(trader.account, q.tokenIds[1])));
+      const indexSet = held.reduce((bits, q) => bits | (1n << BigInt(q.questionIndex)), 0n).toString();
+      const body = JSON.stringify({ negRiskMarketId: event.id, indexSet, amount: String(amount) });
+      const headers = await createL2Headers(clientSigner(trader.wallet) as never, trader.creds, { method: 'POST', requestPath: '/convert', body });
+      const res = await fetch(`${options.clobUrl}/convert`, { method: 'POST', headers: { ...(headers as unknown as Record<string, string>), 'content-type': 'application/json' }, body });
+      if (!res.ok) throw new Error(`the maker's conversion was refused: ${res.status} ${await res.text()}`);
     }
   };
 
@@ -109,18 +171,46 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
 
   /** The maker's resting ladder per market: the ids of the orders it last posted there. */
   const ladders = new Map<string, string[]>();
-  /** Replaces the maker's quotes in `m` with a fresh ladder around its fair price (which drifts). */
+  /** The price each market's ladder was last centred on. */
+  const centres = new Map<string, number>();
+  /** Moves each fair price of a group by up to 1.5 ticks at random (an event's then add up to 1 again). */
+  const drift = (g: Group): void => {
+    for (const m of g.markets) {
+      const tick = tickOf(m);
+      fair.set(m.conditionId, (fair.get(m.conditionId) ?? 0.5) + (rng() - 0.5) * 3 * tick);
+    }
+    if (g.event !== undefined) normalise(g);
+    else for (const m of g.markets) fair.set(m.conditionId, offEdges(m, fair.get(m.conditionId) ?? 0.5));
+  };
+
+
+  /**
+   * Sets an event's fair prices to add up to 1, each off the edges (offEdges): scaled to a sum of 1, kept off
+   * the edges, and what that moved taken from the largest price.
+   */
+  function normalise(g: Group): void {
+    const sum = g.markets.reduce((n, m) => n + Math.max(0.001, fair.get(m.conditionId) ?? 0), 0);
+    for (const m of g.markets) fair.set(m.conditionId, offEdges(m, Math.max(0.001, fair.get(m.conditionId) ?? 0) / sum));
+    const largest = g.markets.reduce((a, b) => ((fair.get(b.conditionId) ?? 0) > (fair.get(a.conditionId) ?? 0) ? b : a));
+    const excess = g.markets.reduce((n, m) => n + (fair.get(m.conditionId) ?? 0), 0) - 1;
+    fair.set(largest.conditionId, (fair.get(largest.conditionId) ?? 0) - excess);
+  }
+
+  /** Replaces the maker's quotes in `m` with a fresh ladder around its fair price. */
   const quote = async (m: Market): Promise<void> => {
     if (m.status !== 'active') return;
     const tick = tickOf(m);
-    const before = fair.get(m.conditionId) ?? 0.5;
-    const p = Math.min(0.9, Math.max(0.1, before + (rng() - 0.5) * 6 * tick));
-    fair.set(m.conditionId, p);
+    // The ladder's centre, on the tick, follows the fair price a tick at a time: a new bid is then below every
+    // old ask and a new ask above every old bid, so the post-only ladder never crosses the one it replaces.
+    const target = roundTo(fair.get(m.conditionId) ?? 0.5, tick);
+    const previous = centres.get(m.conditionId) ?? target;
+    const p = roundTo(previous + Math.max(-tick, Math.min(tick, target - previous)), tick);
+    centres.set(m.conditionId, p);
     const [yes] = m.tokenIds;
     const orders = [];
     const minShares = m.params.minSize / 1_000_000;
-    // 100–300 shares a level, so a side holds at least 300: takers between two quotes of a market do not
-    // empty it (a taker order is at most 30 shares, or $15, i.e. 150 shares at the lowest fair price of 0.1).
+    // 100–300 shares a level, so a side holds at least 100 (a price near 0 or 1 has one level on its near side):
+    // takers between two quotes of a market do not empty it (a taker order is at most about 30 shares).
     for (let level = 1; level <= QUOTE_LEVELS; level++) {
       const size = Math.max(minShares, Math.round(100 + rng() * 200));
       const bid = roundTo(p - level * tick, tick);
@@ -130,8 +220,8 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     }
     // The new ladder rests before the old one is cancelled, so that the book is never empty (a client reading
     // it between a cancel and a post would see no quotes: the README tour's market buy then finds no match).
-    // Post-only: a level that would cross the old ladder (the fair price moved) is refused rather than trading
-    // with the maker's own quote; the next cycle quotes it again.
+    // Post-only: a level that would cross the book (another trader's order) is refused rather than trading;
+    // the next cycle quotes it again.
     const posted: unknown = await maker.client.postOrders(orders.map((order) => ({ order, orderType: OrderType.GTC })), true);
     if (!Array.isArray(posted)) throw new Error(`the maker's ladder was refused: ${JSON.stringify(posted)}`);
     const old = ladders.get(m.conditionId) ?? [];
@@ -143,26 +233,38 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     if (typeof cancelled === 'object' && cancelled !== null && 'canceled' in cancelled) ladders.set(m.conditionId, fresh);
   };
 
+  const quoteGroup = async (g: Group): Promise<void> => {
+    drift(g);
+    for (const m of g.markets) await quote(m);
+  };
+
   /** One taker order: buys or sells a random outcome at the market, a few shares, fill-and-kill. */
   const take = async (taker: Trader): Promise<void> => {
     const m = markets[Math.floor(rng() * markets.length)];
     if (m === undefined || m.status !== 'active') return;
-    const token = m.tokenIds[rng() < 0.5 ? 0 : 1];
+    const outcome = rng() < 0.5 ? 0 : 1;
+    const token = m.tokenIds[outcome];
     const buy = rng() < 0.5;
     const shares = Math.max(m.params.minSize / 1_000_000, Math.round(5 + rng() * 25));
+    // A buy spends about `shares` tokens' worth at the token's fair price, so it takes at most ~30 tokens even
+    // where the price is a few cents (the maker's side holds at least 100 a level).
+    const yes = fair.get(m.conditionId) ?? 0.5;
+    const price = Math.min(0.99, (outcome === 0 ? yes : 1 - yes) + tickOf(m));
     const order = buy
-      ? await taker.client.createMarketOrder({ tokenID: token, amount: Number((shares * 0.5).toFixed(2)), side: Side.BUY })
+      ? await taker.client.createMarketOrder({ tokenID: token, amount: Math.max(1, Number((shares * price).toFixed(2))), side: Side.BUY })
       : await taker.client.createMarketOrder({ tokenID: token, amount: shares, side: Side.SELL });
     await taker.client.postOrder(order, OrderType.FAK);
   };
 
   // Every market gets its ladder at once, so that no demo book is empty while the cycle comes round to it; the
-  // cycle then starts one period later, with the market quoted first.
-  for (const m of markets) {
-    try {
-      await quote(m);
-    } catch (error) {
-      logger.debug({ err: error }, 'demo maker failed');
+  // cycle then starts one period later, with the group quoted first.
+  for (const g of groups) {
+    for (const m of g.markets) {
+      try {
+        await quote(m);
+      } catch (error) {
+        logger.debug({ err: error }, 'demo maker failed');
+      }
     }
   }
 
@@ -186,21 +288,22 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
   };
   let next = 0;
   every('maker', () => cycleMs, async () => {
-    const m = markets[next++ % markets.length];
-    if (m !== undefined) await quote(m);
-    if (next % (markets.length * 30) === 0) await fund(maker.account, MAKER_COLLATERAL, MAKER_INVENTORY);
+    const g = groups[next++ % groups.length];
+    if (g !== undefined) await quoteGroup(g);
+    if (next % (groups.length * 10) === 0) await fund(maker, MAKER_COLLATERAL, MAKER_INVENTORY);
   }, true);
   takers.forEach((taker, i) => {
     let n = 0;
     every(taker.name, () => cycleMs * (1.5 + rng() + i * 0.25), async () => {
       await take(taker);
-      if (++n % 50 === 0) await fund(taker.account, TAKER_COLLATERAL, TAKER_INVENTORY);
+      if (++n % 50 === 0) await fund(taker, TAKER_COLLATERAL, TAKER_INVENTORY);
     });
   });
 
-  // A quote cycle posts one cancel and one batch of up to 2 × QUOTE_LEVELS orders; each taker about one
-  // order every 1.5–2.5 cycles.
-  const ordersPerSecond = Math.ceil(((2 * QUOTE_LEVELS) * 1000) / cycleMs + (takers.length * 1000) / (cycleMs * 1.5));
+  // A quote cycle posts, for each market of its group, one cancel and one batch of up to 2 × QUOTE_LEVELS
+  // orders (on average markets / groups markets a cycle); each taker about one order every 1.5–2.5 cycles.
+  const perCycle = groups.length === 0 ? 0 : markets.length / groups.length;
+  const ordersPerSecond = Math.ceil((perCycle * 2 * QUOTE_LEVELS * 1000) / cycleMs + (takers.length * 1000) / (cycleMs * 1.5));
   return {
     markets: markets.map((m) => m.conditionId),
     ordersPerSecond,
@@ -209,4 +312,19 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
       await Promise.all(loops);
     },
   };
+}
+
+/** The markets in quote groups: each neg-risk event whose questions are all quoted together, the rest one by one. */
+function groupsOf(host: EngineHost, markets: readonly Market[]): Group[] {
+  const groups: Group[] = [];
+  const grouped = new Set<Market>();
+  for (const m of markets) {
+    if (grouped.has(m)) continue;
+    const event = m.negRiskMarketId === null ? undefined : host.engine.negRiskEvent(m.negRiskMarketId);
+    const whole = event !== undefined && event.questions.length > 1 && event.questions.every((q) => markets.includes(q));
+    const members = whole ? event.questions : [m];
+    for (const x of members) grouped.add(x);
+    groups.push({ markets: members, event: whole ? event : undefined });
+  }
+  return groups;
 }

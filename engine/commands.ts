@@ -44,6 +44,14 @@ export interface ListMarket extends CommandBase, MarketParams {
   readonly conditionId: string;
   /** Outcome 0's and outcome 1's token ids. */
   readonly tokenIds: readonly [string, string];
+  /**
+   * The neg-risk event (upstream's neg-risk adapter market id) this market joins as a question, with
+   * `questionIndex`; the event exists from its first market on (engine/negRisk.ts). Both or neither; needs
+   * `negRisk: true`. Absent: a market on its own (all logs written before events existed).
+   */
+  readonly negRiskMarketId?: string;
+  /** Its question index in the event, 0..255 (upstream's questionId ends in it), free in that event. */
+  readonly questionIndex?: number;
 }
 
 export interface UpdateMarket extends CommandBase, Partial<MarketParams> {
@@ -160,6 +168,41 @@ export interface Redeem extends StampedCommand {
 }
 
 /**
+ * The neg-risk adapter's convertPositions: burns `amount` NO of each question of `negRiskMarketId` named in
+ * `indexSet`, and credits `amount` YES of each other question and (k − 1) × `amount` collateral, k being
+ * the number of questions named (engine/negRiskCommands.ts). `indexSet`: a decimal uint256 whose bit i
+ * (least significant first) names the question of index i.
+ */
+export interface ConvertPositions extends StampedCommand {
+  readonly type: 'ConvertPositions';
+  readonly account: string;
+  readonly negRiskMarketId: string;
+  readonly indexSet: string;
+  readonly amount: number;
+}
+
+/**
+ * Makes a listed market (negRisk, not resolved, in no event) question `questionIndex` of `negRiskMarketId`, as
+ * ListMarket with those fields would have listed it: for markets listed before neg-risk events existed.
+ */
+export interface JoinNegRiskEvent extends CommandBase {
+  readonly type: 'JoinNegRiskEvent';
+  readonly conditionId: string;
+  readonly negRiskMarketId: string;
+  readonly questionIndex: number;
+}
+
+/**
+ * Resolves a neg-risk event by its winner: `winningConditionId` YES (unless already so) and every other
+ * question not yet resolved NO, in question order. One command, so the event never stands half-resolved.
+ */
+export interface ResolveNegRiskEvent extends CommandBase {
+  readonly type: 'ResolveNegRiskEvent';
+  readonly negRiskMarketId: string;
+  readonly winningConditionId: string;
+}
+
+/**
  * Records the API key derived outside the engine for (address, nonce). The engine never sees secrets: the
  * key's secret and passphrase are re-derived from a server master secret (auth/credentials.ts), so the log
  * carries only who owns which key. `address` is lower-case `0x` + 40 hex; `nonce` a canonical decimal
@@ -242,6 +285,25 @@ export interface DropNotifications extends CommandBase {
   readonly ids: readonly number[];
 }
 
+/**
+ * Sets or changes `conditionId`'s liquidity rewards program (engine/rewards/, docs/rewards.md): a pool of
+ * `dailyRate` base units a UTC day, shared by the makers whose orders rest within `maxSpread` (micro-units) of
+ * the size-cutoff-adjusted midpoint with at least `minSize` (base units) open. From the next sample on.
+ */
+export interface SetMarketRewards extends CommandBase {
+  readonly type: 'SetMarketRewards';
+  readonly conditionId: string;
+  readonly dailyRate: number;
+  readonly maxSpread: number;
+  readonly minSize: number;
+}
+
+/** Ends `conditionId`'s rewards program: no more samples; what the day accrued so far is still paid at its end. */
+export interface EndMarketRewards extends CommandBase {
+  readonly type: 'EndMarketRewards';
+  readonly conditionId: string;
+}
+
 /** Moves time forward with no other effect: GTD orders whose time has come expire. */
 export interface AdvanceTime extends CommandBase {
   readonly type: 'AdvanceTime';
@@ -263,6 +325,9 @@ export type Command =
   | Split
   | Merge
   | Redeem
+  | ConvertPositions
+  | JoinNegRiskEvent
+  | ResolveNegRiskEvent
   | CreateApiKey
   | DeleteApiKey
   | AuthorizeSigner
@@ -271,6 +336,8 @@ export type Command =
   | RevokeAccessKey
   | Heartbeat
   | DropNotifications
+  | SetMarketRewards
+  | EndMarketRewards
   | AdvanceTime;
 
 export type CommandType = Command['type'];
@@ -278,6 +345,6 @@ export type CommandType = Command['type'];
 export const COMMAND_TYPES: readonly CommandType[] = [
   'ListMarket', 'UpdateMarket', 'PauseMarket', 'ResumeMarket', 'ResolveMarket', 'Deposit', 'Withdraw',
   'PlaceOrder', 'CancelOrder', 'CancelOrders', 'CancelAll', 'CancelMarketOrders', 'Split', 'Merge', 'Redeem',
-  'CreateApiKey', 'DeleteApiKey', 'AuthorizeSigner', 'RevokeSigner', 'CreateAccessKey', 'RevokeAccessKey', 'Heartbeat',
-  'DropNotifications', 'AdvanceTime',
+  'ConvertPositions', 'JoinNegRiskEvent', 'ResolveNegRiskEvent', 'CreateApiKey', 'DeleteApiKey', 'AuthorizeSigner', 'RevokeSigner', 'CreateAccessKey', 'RevokeAccessKey', 'Heartbeat',
+  'DropNotifications', 'SetMarketRewards', 'EndMarketRewards', 'AdvanceTime',
 ];

@@ -17,6 +17,12 @@ import { createAccessKey, revokeAccessKey } from './accessKeyCommands.js';
 import type { AccessKeyKind, AccessKeyOwner } from './accessKeyTable.js';
 import { expireHeartbeats, heartbeat } from './heartbeats.js';
 import { dropNotifications } from './notificationCommands.js';
+import { convertPositions, joinNegRiskEvent, resolveNegRiskEvent } from './negRiskCommands.js';
+import { endMarketRewards, setMarketRewards } from './rewards/rewardCommands.js';
+import { advanceRewards } from './rewards/rewardSampler.js';
+import { daySoFar, earningsSoFar, orderScoring, rewardsNow, sampleNow, sharesNow, type DaySoFar, type RewardsNow, type SampleNow } from './rewards/rewardQueries.js';
+import type { RewardProgram } from './rewards/rewardTerms.js';
+import type { NegRiskEvent } from './negRisk.js';
 import type { ApiKeyOwner } from './apiKeyTable.js';
 import { computeStateHash } from './stateHash.js';
 import { findViolations } from './invariants.js';
@@ -90,6 +96,8 @@ export class Engine {
     const type = cmd.type;
     const time = type === 'PlaceOrder' ? placeTime(cmd) : type === 'CancelOrder' ? cancelTime(cmd) : anyTime(cmd);
     if (!isTimestamp(time)) return rejectTimeless(state);
+    // The minutes of the rewards sampler this command's time reaches are sampled first (rewards/rewardSampler.ts).
+    if (time >= state.rewards.nextSampleAt) advanceRewards(state, time);
     if (time > state.now) state.now = time;
     expireDue(state);
     expireHeartbeats(state);
@@ -98,7 +106,7 @@ export class Engine {
     if (needsAccount && !isId(cmd.account)) {
       return state.reject(type, 'INVALID_COMMAND', {}, { detail: 'account is required' });
     }
-    if (type === 'Split' || type === 'Merge' || type === 'Redeem' || type === 'CreateAccessKey') {
+    if (type === 'Split' || type === 'Merge' || type === 'Redeem' || type === 'ConvertPositions' || type === 'CreateAccessKey') {
       const request = cmd.request;
       if (request !== undefined) {
         if (!admitRequest(state, type, request, cmd.type === 'CreateAccessKey' ? cmd.address : cmd.account)) return;
@@ -160,6 +168,12 @@ export class Engine {
         return merge(state, cmd);
       case 'Redeem':
         return redeem(state, cmd);
+      case 'ConvertPositions':
+        return convertPositions(state, cmd);
+      case 'JoinNegRiskEvent':
+        return joinNegRiskEvent(state, cmd);
+      case 'ResolveNegRiskEvent':
+        return resolveNegRiskEvent(state, cmd);
       case 'CreateApiKey':
         return createApiKey(state, cmd);
       case 'DeleteApiKey':
@@ -176,6 +190,10 @@ export class Engine {
         return heartbeat(state, cmd);
       case 'DropNotifications':
         return dropNotifications(state, cmd);
+      case 'SetMarketRewards':
+        return setMarketRewards(state, cmd);
+      case 'EndMarketRewards':
+        return endMarketRewards(state, cmd);
       case 'AdvanceTime':
         return;
       default: {
@@ -191,6 +209,51 @@ export class Engine {
    */
   nextHeartbeatDeadline(): number | undefined {
     return this.state.heartbeats.nextDeadline();
+  }
+
+  /**
+   * Engine time of the rewards sampler's next minute (or of the day's payout when only that is left), or
+   * undefined: the host submits AdvanceTime then, so that samples and payouts come on time in a quiet market.
+   */
+  nextRewardSample(): number | undefined {
+    const at = this.state.rewards.nextSampleAt;
+    return at === Number.POSITIVE_INFINITY ? undefined : at;
+  }
+
+  /** The markets with a rewards program and their terms, by condition id. */
+  rewardTerms(): ReadonlyMap<string, RewardProgram> {
+    return this.state.rewards.terms;
+  }
+
+  /** A market's rewards program now: its terms and adjusted midpoint; undefined without a program. */
+  rewardsNow(conditionId: string): RewardsNow | undefined {
+    return rewardsNow(this.state, conditionId);
+  }
+
+  /** True when a sample taken now would score this open order (false for unknown and finished orders). */
+  orderScoring(orderId: string): boolean {
+    const order = this.state.live.get(orderId);
+    return order !== undefined && orderScoring(this.state, order);
+  }
+
+  /** Each maker's share (0..1) of a sample of the market taken now. */
+  rewardSharesNow(conditionId: string): Map<string, number> {
+    return sharesNow(this.state, conditionId);
+  }
+
+  /** The day under way in a rewarded market: its pool and each maker's earnings so far. */
+  rewardDaySoFar(conditionId: string): DaySoFar | undefined {
+    return daySoFar(this.state, conditionId);
+  }
+
+  /** The sample the rewards sampler would take of a market now (midpoint, each maker's scores and share). */
+  rewardSampleNow(conditionId: string): SampleNow | undefined {
+    return sampleNow(this.state, conditionId);
+  }
+
+  /** An account's rewards earned so far in the day under way, by market; undefined when no day is under way. */
+  rewardEarningsSoFar(account: string): { readonly day: number; readonly byMarket: Map<string, number> } | undefined {
+    return earningsSoFar(this.state, account);
   }
 
   /** The live heartbeat session of an account: the id its next heartbeat must carry and its deadline. */
@@ -227,6 +290,15 @@ export class Engine {
 
   markets(): IterableIterator<Market> {
     return this.state.markets.values();
+  }
+
+  /** A neg-risk event by its id (upstream's neg-risk market id), with its questions in index order. */
+  negRiskEvent(negRiskMarketId: string): NegRiskEvent | undefined {
+    return this.state.negRisk.get(negRiskMarketId);
+  }
+
+  negRiskEvents(): IterableIterator<NegRiskEvent> {
+    return this.state.negRisk.byId.values();
   }
 
   order(orderId: string): Order | undefined {

@@ -20,6 +20,9 @@ export interface MarketListed extends EventBase, MarketParams {
   readonly type: 'MarketListed';
   readonly conditionId: string;
   readonly tokenIds: readonly [string, string];
+  /** The neg-risk event the market joined and its question index; absent for a market on its own. */
+  readonly negRiskMarketId?: string;
+  readonly questionIndex?: number;
 }
 
 export interface MarketUpdated extends EventBase, MarketParams {
@@ -186,6 +189,35 @@ export interface PositionRedeemed extends EventBase {
   readonly burned: readonly [number, number];
 }
 
+/** A listed market became question `questionIndex` of the neg-risk event `negRiskMarketId` (JoinNegRiskEvent). */
+export interface MarketJoinedNegRiskEvent extends EventBase {
+  readonly type: 'MarketJoinedNegRiskEvent';
+  readonly conditionId: string;
+  readonly negRiskMarketId: string;
+  readonly questionIndex: number;
+}
+
+/**
+ * ConvertPositions applied: `account` gave `amount` of each token of `noTokenIds` (the NO tokens of the
+ * questions in `indexSet`, by question index) and received `amount` of each token of `yesTokenIds` (the YES
+ * tokens of the event's other questions) and `payout` = (k − 1) × `amount` collateral, k = noTokenIds.length.
+ */
+export interface PositionsConverted extends EventBase {
+  readonly type: 'PositionsConverted';
+  readonly account: string;
+  readonly negRiskMarketId: string;
+  /** As the command gave it: a decimal uint256, bit i naming question i. */
+  readonly indexSet: string;
+  readonly amount: number;
+  readonly payout: number;
+  /** The questions named (whose NO was given): condition ids and NO token ids, by question index. */
+  readonly noConditionIds: readonly string[];
+  readonly noTokenIds: readonly string[];
+  /** The event's other questions (whose YES was received): condition ids and YES token ids, by question index. */
+  readonly yesConditionIds: readonly string[];
+  readonly yesTokenIds: readonly string[];
+}
+
 /** `address` now owns `apiKey`, the key of its (address, nonce). No secret is ever in an event. */
 export interface ApiKeyCreated extends EventBase {
   readonly type: 'ApiKeyCreated';
@@ -256,6 +288,62 @@ export interface NotificationsDropped extends EventBase {
   readonly ids: readonly number[];
 }
 
+/** A market's rewards program set or changed (SetMarketRewards); in force from the next sample. */
+export interface MarketRewardsSet extends EventBase {
+  readonly type: 'MarketRewardsSet';
+  readonly conditionId: string;
+  readonly dailyRate: number;
+  readonly maxSpread: number;
+  readonly minSize: number;
+}
+
+/** A market's rewards program ended: by the operator, or because the market resolved (noticed at a sample). */
+export interface MarketRewardsEnded extends EventBase {
+  readonly type: 'MarketRewardsEnded';
+  readonly conditionId: string;
+  readonly reason: 'operator' | 'resolved';
+}
+
+/**
+ * `samples` samples of a rewarded market (one a minute from `at`, identical: nothing changed the book between
+ * them) in which at least one maker scored. `midpoint`: the size-cutoff-adjusted midpoint (micro-units).
+ * `makers`: [account, Q_one, Q_two, Q_min, share] sorted by account, scores in base units of score, `share`
+ * the maker's normalised score of one sample (10^12 = the whole sample).
+ */
+export interface RewardsSampled extends EventBase {
+  readonly type: 'RewardsSampled';
+  readonly conditionId: string;
+  readonly at: number;
+  readonly samples: number;
+  readonly midpoint: number;
+  readonly makers: readonly (readonly [string, number, number, number, number])[];
+}
+
+/**
+ * A market's pool for a UTC day (`day`, YYYY-MM-DD), split by the makers' summed scores: `earnings` is every
+ * maker's amount [account, base units] sorted by account, `paid` what was credited (RewardPaid events follow),
+ * `withheld` what was not (amounts under the $1 minimum). paid + withheld = pool.
+ */
+export interface RewardsDistributed extends EventBase {
+  readonly type: 'RewardsDistributed';
+  readonly conditionId: string;
+  readonly day: string;
+  readonly pool: number;
+  readonly samples: number;
+  readonly paid: number;
+  readonly withheld: number;
+  readonly earnings: readonly (readonly [string, number])[];
+}
+
+/** `amount` collateral credited to `account`: its liquidity reward in `conditionId` for the UTC day `day`. */
+export interface RewardPaid extends EventBase {
+  readonly type: 'RewardPaid';
+  readonly account: string;
+  readonly conditionId: string;
+  readonly day: string;
+  readonly amount: number;
+}
+
 export type EngineEvent =
   | MarketListed
   | MarketUpdated
@@ -273,6 +361,8 @@ export type EngineEvent =
   | PositionSplit
   | PositionsMerged
   | PositionRedeemed
+  | PositionsConverted
+  | MarketJoinedNegRiskEvent
   | ApiKeyCreated
   | ApiKeyDeleted
   | SignerAuthorized
@@ -281,7 +371,12 @@ export type EngineEvent =
   | AccessKeyRevoked
   | HeartbeatAccepted
   | HeartbeatExpired
-  | NotificationsDropped;
+  | NotificationsDropped
+  | MarketRewardsSet
+  | MarketRewardsEnded
+  | RewardsSampled
+  | RewardsDistributed
+  | RewardPaid;
 
 export type EventType = EngineEvent['type'];
 

@@ -25,3 +25,7 @@ export { isAddress } from './commandChecks.js';
 export { MAX_DROPPED_NOTIFICATIONS } from './notificationCommands.js';
 export { ORDER_TRANSITIONS } from './order.js';
 export type { OrderStatus } from './order.js';
+export type { RewardTerms, RewardProgram } from './rewards/rewardTerms.js';
+export { SAMPLE_MS, DAY_MS, MIN_PAYOUT, MAX_DAILY_RATE, SHARE_SCALE, dayOf, dayText, dayOfText } from './rewards/rewardTerms.js';
+export type { RewardsNow, DaySoFar, SampleNow } from './rewards/rewardQueries.js';
+export type { RewardsSnapshot } from './snapshot.js';

@@ -3,9 +3,14 @@
 //
 // 1. No crossed book once matching finishes.
 // 2. Every open order: 0 < remaining <= size, whole lots, price on the finest tick, in its account's set.
-// 3. Full sets: per market, the outcome-0 and outcome-1 tokens held (free + reserved) both equal the
-//    collateral locked (before resolution); after resolution the winning tokens equal it.
-// 4. Cash: free + reserved collateral over all accounts + locked collateral = deposits - withdrawals.
+// 3. Full sets: per market, the outcome-0 tokens held (free + reserved) and the outcome-1 tokens held plus
+//    those burned by neg-risk conversions both equal the collateral locked (before resolution); after
+//    resolution the winning tokens (with the burned ones when outcome 1 won) equal it.
+// 4. Cash: free + reserved collateral over all accounts + locked collateral = deposits - withdrawals + what
+//    neg-risk conversions paid ahead.
+// 8. Neg-risk events: each question is in its event once, at its index; at most one question resolved YES;
+//    whichever question wins, the burned NO tokens of the others cover what the event paid ahead (sum of
+//    burned minus the largest burned >= paid ahead); the events' paid-ahead amounts add up to the total.
 // 5. No negative or non-integer balance anywhere.
 // 6. Reservations: an account's reserved collateral is the cost of its open BUY orders at their limits,
 //    and its reserved tokens the open quantity of its SELL orders.
@@ -82,18 +87,52 @@ export function findViolations(state: EngineState): string[] {
   let locked = 0;
   for (const market of state.markets.values()) {
     locked += market.locked;
-    const [yes, no] = market.tokenIds.map((t) => tokenTotals.get(t) ?? 0) as [number, number];
+    const [yes, held] = market.tokenIds.map((t) => tokenTotals.get(t) ?? 0) as [number, number];
+    const burned = market.convertedNo;
+    const worthless = market.status === 'resolved' && market.winningOutcome === 0;
+    if (!isBalance(burned) || (burned > market.locked && !worthless)) problems.push(`market ${market.conditionId}: ${burned} burned NO tokens with ${market.locked} collateral locked`);
+    if (market.negRiskMarketId === null && burned !== 0) problems.push(`market ${market.conditionId}: burned NO tokens outside a neg-risk event`);
+    const no = held + burned;
     if (market.status !== 'resolved') {
-      if (yes !== market.locked || no !== market.locked) problems.push(`market ${market.conditionId}: tokens ${yes}/${no} but ${market.locked} collateral locked`);
+      if (yes !== market.locked || no !== market.locked) problems.push(`market ${market.conditionId}: tokens ${yes}/${held}+${burned} burned but ${market.locked} collateral locked`);
     } else {
       const winning = market.winningOutcome === 0 ? yes : no;
       if (winning !== market.locked) problems.push(`market ${market.conditionId}: ${winning} winning tokens but ${market.locked} collateral locked`);
     }
   }
+  problems.push(...negRiskProblems(state));
   const net = state.ledger.deposits - state.ledger.withdrawals;
-  if (collateral + locked !== net) problems.push(`cash: accounts ${collateral} + locked ${locked} != deposits - withdrawals ${net}`);
+  const ahead = state.negRisk.unbacked;
+  if (collateral + locked !== net + ahead) problems.push(`cash: accounts ${collateral} + locked ${locked} != deposits - withdrawals ${net} + paid ahead by conversions ${ahead}`);
   problems.push(...state.apiKeys.problems());
   problems.push(...state.accessKeys.problems());
   problems.push(...state.signers.problems());
+  return problems;
+}
+
+function negRiskProblems(state: EngineState): string[] {
+  const problems: string[] = [];
+  let ahead = 0;
+  let questions = 0;
+  for (const event of state.negRisk.byId.values()) {
+    ahead += event.unbacked;
+    questions += event.questions.length;
+    let burned = 0;
+    let most = 0;
+    let winners = 0;
+    event.questions.forEach((m, i) => {
+      if (m.negRiskMarketId !== event.id || state.markets.get(m.conditionId) !== m) problems.push(`neg risk market ${event.id}: lists market ${m.conditionId} of another event`);
+      if (i > 0 && (event.questions[i - 1] as typeof m).questionIndex >= m.questionIndex) problems.push(`neg risk market ${event.id}: questions out of index order at ${m.questionIndex}`);
+      burned += m.convertedNo;
+      most = Math.max(most, m.convertedNo);
+      if (m.status === 'resolved' && m.winningOutcome === 0) winners += 1;
+    });
+    if (winners > 1) problems.push(`neg risk market ${event.id}: ${winners} questions resolved YES`);
+    if (!isBalance(event.unbacked) || event.unbacked > burned - most) problems.push(`neg risk market ${event.id}: paid ahead ${event.unbacked}, burned NO tokens cover ${burned - most}`);
+  }
+  let inEvents = 0;
+  for (const market of state.markets.values()) if (market.negRiskMarketId !== null) inEvents += 1;
+  if (inEvents !== questions) problems.push(`${inEvents} markets in neg-risk events but the events list ${questions}`);
+  if (ahead !== state.negRisk.unbacked) problems.push(`neg-risk events paid ahead ${ahead} but the total says ${state.negRisk.unbacked}`);
   return problems;
 }

@@ -12,8 +12,9 @@ export function deposit(state: EngineState, cmd: Deposit): void {
   const where = { account: typeof cmd.account === 'string' ? cmd.account : '' };
   if (!isId(cmd.account)) return state.reject('Deposit', 'INVALID_COMMAND', where, { detail: 'account is required' });
   if (!isAmount(cmd.amount, MAX_BALANCE)) return state.reject('Deposit', 'INVALID_AMOUNT', where, { detail: 'a positive whole number of base units' });
-  // Total collateral in the system bounds every balance and sum the engine computes.
-  if (state.ledger.deposits - state.ledger.withdrawals + cmd.amount > MAX_BALANCE) return state.reject('Deposit', 'BALANCE_LIMIT', where);
+  // Total collateral in the system (with what neg-risk conversions paid ahead) bounds every balance and sum
+  // the engine computes.
+  if (state.ledger.deposits - state.ledger.withdrawals + state.negRisk.unbacked + cmd.amount > MAX_BALANCE) return state.reject('Deposit', 'BALANCE_LIMIT', where);
   const account = state.ledger.getOrCreate(cmd.account);
   account.free += cmd.amount;
   state.ledger.deposits += cmd.amount;

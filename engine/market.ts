@@ -30,6 +30,15 @@ export class Market {
   /** Collateral held against full sets: minted minus merged minus redeemed. */
   locked = 0;
   lastTrade: LastTrade | null = null;
+  /** The neg-risk event this market is a question of (negRisk.ts), or null for a market on its own. */
+  negRiskMarketId: string | null = null;
+  /** Its question index in that event (0..255); -1 outside an event. */
+  questionIndex = -1;
+  /**
+   * Outcome-1 (NO) tokens taken out of circulation by conversions (the adapter's burn address): they stay
+   * backed by `locked` but belong to no one and are never redeemed. 0 outside an event.
+   */
+  convertedNo = 0;
 
   constructor(
     readonly conditionId: string,

@@ -1,7 +1,9 @@
 // Market lifecycle: list, change trading parameters, pause, resume, resolve. Resolution cancels every open
-// order of the market (oldest first) and fixes the winner; winning tokens then redeem one unit each.
+// order of the market (oldest first) and fixes the winner; winning tokens then redeem one unit each. A market
+// listed into a neg-risk event (negRisk.ts) is one of its questions: it stays negRisk, and once one question
+// of the event resolved YES no other may, nor may a new one join.
 
-import type { ListMarket, MarketParams, PauseMarket, ResolveMarket, ResumeMarket, UpdateMarket } from './commands.js';
+import type { ListMarket, MarketParams, Outcome, PauseMarket, ResolveMarket, ResumeMarket, UpdateMarket } from './commands.js';
 import type { MarketStatus } from './events.js';
 import { ASK, BID } from './book/orderBook.js';
 import { Market, canTransition } from './market.js';
@@ -9,6 +11,7 @@ import { cancelOpenOrder } from './orderEntry.js';
 import type { EngineState } from './state.js';
 import { MAX_ORDER_AMOUNT, LOT, isValidTick } from './units.js';
 import { isBps, isId } from './commandChecks.js';
+import { isQuestionIndex, joinEvent, joinRefusal } from './negRisk.js';
 
 /** Why a set of parameters is unacceptable, or undefined when it is fine. */
 function paramsProblem(params: MarketParams): string | undefined {
@@ -40,16 +43,31 @@ export function listMarket(state: EngineState, cmd: ListMarket): void {
   const params = paramsOf(cmd);
   const problem = paramsProblem(params);
   if (problem !== undefined) return state.reject('ListMarket', 'INVALID_MARKET_PARAMS', where, { detail: problem });
+  const { negRiskMarketId, questionIndex } = cmd;
+  const inEvent = negRiskMarketId !== undefined || questionIndex !== undefined;
+  if (inEvent) {
+    if (!isId(negRiskMarketId) || !isQuestionIndex(questionIndex)) {
+      return state.reject('ListMarket', 'INVALID_MARKET_PARAMS', where, { detail: 'a question of a neg-risk event needs negRiskMarketId and a questionIndex from 0 to 255' });
+    }
+    if (!params.negRisk) return state.reject('ListMarket', 'INVALID_MARKET_PARAMS', where, { detail: 'a question of a neg-risk event must be negRisk' });
+  }
   if (state.markets.has(cmd.conditionId)) return state.reject('ListMarket', 'MARKET_EXISTS', where, where);
   for (const tokenId of tokens) {
     if (state.tokens.has(tokenId)) return state.reject('ListMarket', 'TOKEN_IN_USE', where, { tokenId });
   }
+  const refusal = inEvent ? joinRefusal(state, negRiskMarketId as string, questionIndex as number) : undefined;
+  if (refusal !== undefined) return state.reject('ListMarket', refusal.code, where, refusal.values);
   const tokenIds: [string, string] = [tokens[0], tokens[1]];
   const market = new Market(cmd.conditionId, tokenIds, params, state.bookFactory());
   state.markets.set(cmd.conditionId, market);
   state.tokens.set(tokenIds[0], { market, outcome: 0 });
   state.tokens.set(tokenIds[1], { market, outcome: 1 });
-  state.emit({ type: 'MarketListed', conditionId: cmd.conditionId, tokenIds, ...params });
+  if (inEvent) {
+    joinEvent(state, market, negRiskMarketId as string, questionIndex as number);
+    state.emit({ type: 'MarketListed', conditionId: cmd.conditionId, tokenIds, ...params, negRiskMarketId: market.negRiskMarketId as string, questionIndex: market.questionIndex });
+  } else {
+    state.emit({ type: 'MarketListed', conditionId: cmd.conditionId, tokenIds, ...params });
+  }
 }
 
 export function updateMarket(state: EngineState, cmd: UpdateMarket): void {
@@ -65,7 +83,7 @@ export function updateMarket(state: EngineState, cmd: UpdateMarket): void {
     takerFeeBps: cmd.takerFeeBps ?? previous.takerFeeBps,
     negRisk: cmd.negRisk ?? previous.negRisk,
   };
-  const problem = paramsProblem(next);
+  const problem = paramsProblem(next) ?? (market.negRiskMarketId !== null && !next.negRisk ? 'a question of a neg-risk event stays negRisk' : undefined);
   if (problem !== undefined) return state.reject('UpdateMarket', 'INVALID_MARKET_PARAMS', where, { detail: problem });
   // Resting orders keep their prices: every price on an old tick is a valid price; only new orders must
   // sit on the new tick.
@@ -101,16 +119,25 @@ export function resolveMarket(state: EngineState, cmd: ResolveMarket): void {
   if (!canTransition(market.status, 'resolved')) {
     return state.reject('ResolveMarket', 'INVALID_TRANSITION', where, { conditionId: market.conditionId, from: market.status, to: 'resolved' });
   }
+  if (cmd.winningOutcome === 0 && market.negRiskMarketId !== null) {
+    const winner = state.negRisk.get(market.negRiskMarketId)?.winner();
+    if (winner !== undefined) return state.reject('ResolveMarket', 'NEG_RISK_DETERMINED', where, { negRiskMarketId: market.negRiskMarketId, conditionId: winner.conditionId });
+  }
+  settle(state, market, cmd.winningOutcome);
+}
+
+/** Resolves a market that may be resolved: cancels its open orders (oldest first) and fixes the winner. */
+export function settle(state: EngineState, market: Market, winningOutcome: Outcome): void {
   const open = [...market.book.orders(BID), ...market.book.orders(ASK)].sort((a, b) => a.priority - b.priority);
   for (const order of open) cancelOpenOrder(state, order, 'market_resolved');
   const from = market.status;
   market.status = 'resolved';
-  market.winningOutcome = cmd.winningOutcome;
+  market.winningOutcome = winningOutcome;
   state.emit({ type: 'MarketStatusChanged', conditionId: market.conditionId, from, to: 'resolved' });
   state.emit({
     type: 'MarketResolved',
     conditionId: market.conditionId,
-    winningOutcome: cmd.winningOutcome,
-    winningTokenId: market.tokenIds[cmd.winningOutcome],
+    winningOutcome,
+    winningTokenId: market.tokenIds[winningOutcome],
   });
 }

@@ -41,6 +41,13 @@ export const REJECT = {
   SIGNER_ALREADY_AUTHORIZED: { http: 400, text: 'signer {signer} is already authorised for maker {maker}' },
   HEARTBEAT_INVALID: { http: 400, text: 'Invalid Heartbeat ID' },
   SIGNER_NOT_AUTHORIZED: { http: 404, text: 'signer {signer} is not authorised for maker {maker}' },
+  REWARDS_NOT_FOUND: { http: 404, text: 'market {conditionId} has no liquidity rewards program' },
+  NEG_RISK_NOT_FOUND: { http: 404, text: 'neg risk market not found: {negRiskMarketId} is not the id of a neg-risk event' },
+  NO_CONVERTIBLE_POSITIONS: { http: 400, text: 'no convertible positions: neg risk market {negRiskMarketId} has fewer than two questions' },
+  INVALID_INDEX_SET: { http: 400, text: 'invalid index set: {detail}' },
+  NEG_RISK_RESOLVED: { http: 400, text: 'neg risk market {negRiskMarketId} has resolved questions: its positions no longer convert (redeem them)' },
+  NEG_RISK_DETERMINED: { http: 400, text: 'neg risk market {negRiskMarketId} already has its winner, market {conditionId}: no other question can resolve YES or join it' },
+  QUESTION_INDEX_TAKEN: { http: 400, text: 'question {questionIndex} of neg risk market {negRiskMarketId} is already market {conditionId}' },
 } as const satisfies Record<string, { http: number; text: string }>;
 
 export type RejectCode = keyof typeof REJECT;

@@ -1,4 +1,5 @@
-// The at-most-once rule for L2-signed requests that move funds or positions (Split, Merge, Redeem) or hand out
+// The at-most-once rule for L2-signed requests that move funds or positions (Split, Merge, Redeem,
+// ConvertPositions) or hand out
 // a new credential (CreateAccessKey: a replay would answer with another key): each such
 // command may carry the identity of the signed HTTP request that
 // asked for it (the HMAC of its L2 headers, signed at `signedAt`, fresh until `until`). The engine applies a

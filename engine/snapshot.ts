@@ -25,6 +25,8 @@ export interface MarketSnapshot {
   readonly winningOutcome: Outcome | null;
   readonly locked: number;
   readonly lastTrade: LastTrade | null;
+  /** A question of a neg-risk event: [negRiskMarketId, questionIndex, burned NO tokens]. Absent otherwise (and in older snapshots). */
+  readonly negRisk?: readonly [string, number, number];
 }
 
 export interface AccountSnapshot {
@@ -92,6 +94,20 @@ export interface EngineSnapshot {
   readonly signers?: readonly SignerEntry[];
   /** Live heartbeat sessions as [account, id, deadline], sorted by account. Absent = none. */
   readonly heartbeats?: readonly (readonly [string, string, number])[];
+  /** Neg-risk events as [id, paid ahead], in creation order (questions come from the markets). Absent = none. */
+  readonly negRiskEvents?: readonly (readonly [string, number])[];
+  /** Liquidity rewards (engine/rewards/rewardsBook.ts); absent when there are none (and in older snapshots). */
+  readonly rewards?: RewardsSnapshot;
+}
+
+/** The rewards program's state: `nextSampleAt` null when nothing is due. */
+export interface RewardsSnapshot {
+  /** [conditionId, dailyRate, maxSpread, minSize, since], sorted. */
+  readonly terms: readonly (readonly [string, number, number, number, number])[];
+  readonly day: number;
+  readonly nextSampleAt: number | null;
+  /** [conditionId, rateMinutes, samples, [[account, score]]], sorted. */
+  readonly accrual: readonly (readonly [string, number, number, readonly (readonly [string, number])[]])[];
 }
 
 /** [apiKey, address, nonce]. */
@@ -105,7 +121,10 @@ export function exportSnapshot(engine: Engine): EngineSnapshot {
   const markets: MarketSnapshot[] = [];
   const orders: Order[] = [];
   for (const m of state.markets.values()) {
-    markets.push({ conditionId: m.conditionId, tokenIds: m.tokenIds, params: { ...m.params }, status: m.status, winningOutcome: m.winningOutcome, locked: m.locked, lastTrade: m.lastTrade === null ? null : { ...m.lastTrade } });
+    markets.push({
+      conditionId: m.conditionId, tokenIds: m.tokenIds, params: { ...m.params }, status: m.status, winningOutcome: m.winningOutcome, locked: m.locked, lastTrade: m.lastTrade === null ? null : { ...m.lastTrade },
+      ...(m.negRiskMarketId === null ? {} : { negRisk: [m.negRiskMarketId, m.questionIndex, m.convertedNo] as const }),
+    });
     orders.push(...m.book.orders(BID), ...m.book.orders(ASK));
   }
   orders.sort((a, b) => a.priority - b.priority);
@@ -138,6 +157,13 @@ export function exportSnapshot(engine: Engine): EngineSnapshot {
     signers: state.signers.entries(),
     ...(state.accessKeys.size === 0 ? {} : { accessKeys: state.accessKeys.entries() }),
     ...(state.heartbeats.size === 0 ? {} : { heartbeats: state.heartbeats.entries() }),
+    ...(state.negRisk.size === 0 ? {} : { negRiskEvents: [...state.negRisk.byId.values()].map((e) => [e.id, e.unbacked] as const) }),
+    ...(state.rewards.empty ? {} : {
+      rewards: {
+        terms: state.rewards.termEntries(), day: state.rewards.day, accrual: state.rewards.accrualEntries(),
+        nextSampleAt: state.rewards.nextSampleAt === Number.POSITIVE_INFINITY ? null : state.rewards.nextSampleAt,
+      },
+    }),
   };
 }
 
@@ -150,12 +176,20 @@ export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFacto
   state.now = snapshot.now;
   state.ledger.deposits = snapshot.deposits;
   state.ledger.withdrawals = snapshot.withdrawals;
+  for (const [id, unbacked] of snapshot.negRiskEvents ?? []) {
+    state.negRisk.getOrCreate(id).unbacked = unbacked;
+    state.negRisk.unbacked += unbacked;
+  }
   for (const m of snapshot.markets) {
     const market = new Market(m.conditionId, [m.tokenIds[0], m.tokenIds[1]], { ...m.params }, bookFactory());
     market.status = m.status;
     market.winningOutcome = m.winningOutcome;
     market.locked = m.locked;
     market.lastTrade = m.lastTrade === null ? null : { ...m.lastTrade };
+    if (m.negRisk !== undefined) {
+      [market.negRiskMarketId, market.questionIndex, market.convertedNo] = m.negRisk;
+      state.negRisk.getOrCreate(market.negRiskMarketId).add(market);
+    }
     state.markets.set(m.conditionId, market);
     state.tokens.set(m.tokenIds[0], { market, outcome: 0 });
     state.tokens.set(m.tokenIds[1], { market, outcome: 1 });
@@ -192,5 +226,17 @@ export function restoreSnapshot(snapshot: EngineSnapshot, bookFactory: BookFacto
   for (const [maker, signer] of snapshot.signers ?? []) state.signers.add(maker, signer);
   for (const [key, kind, address, createdAt] of snapshot.accessKeys ?? []) state.accessKeys.add(key, { kind, address, createdAt });
   for (const [account, id, deadline] of snapshot.heartbeats ?? []) state.heartbeats.set(account, { id, deadline });
+  if (snapshot.rewards !== undefined) {
+    const r = snapshot.rewards;
+    for (const [id, dailyRate, maxSpread, minSize, since] of r.terms) state.rewards.terms.set(id, { dailyRate, maxSpread, minSize, since });
+    state.rewards.day = r.day;
+    state.rewards.nextSampleAt = r.nextSampleAt ?? Number.POSITIVE_INFINITY;
+    for (const [id, rateMinutes, samples, scores] of r.accrual) {
+      const accrual = state.rewards.accrualOf(id);
+      accrual.rateMinutes = rateMinutes;
+      accrual.samples = samples;
+      for (const [account, score] of scores) accrual.scores.set(account, score);
+    }
+  }
   return engine;
 }

@@ -17,6 +17,8 @@ import type { Order } from './order.js';
 import { OrderIds, type DoneStatus } from './orderIds.js';
 import { rejectMessage, type RejectCode } from './rejectReasons.js';
 import { SignedRequests } from './signedRequests.js';
+import { NegRiskEvents } from './negRisk.js';
+import { RewardsBook } from './rewards/rewardsBook.js';
 
 export interface EngineConfig {
   /** The address that collects trading fees (an ordinary ledger account). */
@@ -42,6 +44,8 @@ export interface TokenRef {
 export class EngineState {
   readonly markets = new Map<string, Market>();
   readonly tokens = new Map<string, TokenRef>();
+  /** Neg-risk events by id, each with its questions (see negRisk.ts). */
+  readonly negRisk = new NegRiskEvents();
   readonly ledger = new Ledger();
   /** Open and recently finished order ids (see orderIds.ts). */
   readonly ids: OrderIds;
@@ -58,6 +62,8 @@ export class EngineState {
   readonly requests = new SignedRequests();
   /** Live heartbeat sessions per account (see heartbeats.ts). */
   readonly heartbeats = new HeartbeatSessions();
+  /** Liquidity rewards: each rewarded market's terms and the day's accrual (see rewards/rewardsBook.ts). */
+  readonly rewards = new RewardsBook();
   readonly feeAccount: Account;
   /** Trade ids of fills (tradeIdFor, with the formatting of the previous fill reused). */
   readonly tradeIds = new TradeIds();

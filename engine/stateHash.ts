@@ -33,9 +33,13 @@ export function computeStateHash(state: EngineState): string {
     if (m === undefined) continue;
     const p = m.params;
     const last = m.lastTrade === null ? '-' : `${m.lastTrade.price}/${m.lastTrade.takerOutcome}/${m.lastTrade.takerSide}`;
-    line(['m', conditionId, m.tokenIds[0], m.tokenIds[1], p.tickSize, p.minSize, p.makerFeeBps, p.takerFeeBps, p.negRisk ? 1 : 0, m.status, m.winningOutcome ?? '-', m.locked, last].join('|'));
+    const market = ['m', conditionId, m.tokenIds[0], m.tokenIds[1], p.tickSize, p.minSize, p.makerFeeBps, p.takerFeeBps, p.negRisk ? 1 : 0, m.status, m.winningOutcome ?? '-', m.locked, last].join('|');
+    // A question of a neg-risk event adds its event, index and burned NO tokens (markets on their own hash as before events existed).
+    line(m.negRiskMarketId === null ? market : `${market}|nr=${m.negRiskMarketId}/${m.questionIndex}/${m.convertedNo}`);
     for (const side of [BID, ASK] as const) for (const order of m.book.orders(side)) line(orderLine(order));
   }
+  // Neg-risk events only when there are any: what each paid ahead (its questions are on their market lines).
+  for (const id of sortedKeys(state.negRisk.byId)) line(`nre|${id}|${state.negRisk.byId.get(id)?.unbacked ?? 0}`);
   for (const address of sortedKeys(state.ledger.accounts)) {
     const a = state.ledger.accounts.get(address);
     if (a === undefined) continue;
@@ -70,5 +74,12 @@ export function computeStateHash(state: EngineState): string {
   for (const [maker, signer] of state.signers.entries()) line(`g|${maker}|${signer}`);
   // Heartbeat sessions likewise only when there are any, sorted by account.
   for (const [account, id, deadline] of state.heartbeats.entries()) line(`h|${account}|${id}|${deadline}`);
+  // Liquidity rewards likewise only when there are any: terms, the day and next sample, the day's accruals.
+  const rewards = state.rewards;
+  if (!rewards.empty) {
+    for (const [id, rate, spread, min, since] of rewards.termEntries()) line(`rw|${id}|${rate}|${spread}|${min}|${since}`);
+    line(`rwd|${rewards.day}|${rewards.nextSampleAt}`);
+    for (const [id, rateMinutes, samples, scores] of rewards.accrualEntries()) line(['rwa', id, rateMinutes, samples, ...scores.map(([a, q]) => `${a}:${q}`)].join('|'));
+  }
   return hash.digest('hex');
 }

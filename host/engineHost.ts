@@ -188,9 +188,11 @@ export class EngineHost implements CommandGateway {
   }
 
   /**
-   * Starts watching heartbeat deadlines (engine/heartbeats.ts): whenever a session is live, AdvanceTime is
-   * submitted just after the earliest deadline, so that a session with no other traffic still expires on
-   * time, and at once for sessions whose deadline passed while the service was down. Call once every
+   * Starts watching heartbeat deadlines (engine/heartbeats.ts) and the rewards sampler's minutes
+   * (engine/rewards/rewardSampler.ts): whenever a session is live, AdvanceTime is submitted just after the
+   * earliest deadline, so that a session with no other traffic still expires on time, and at once for sessions
+   * whose deadline passed while the service was down; whenever a market is rewarded, at each minute, so that a
+   * quiet market is still sampled and each day paid at midnight. Call once every
    * consumer of the durable batches is in place (the first AdvanceTime may follow at once); the timer is
    * re-armed after every batch.
    */
@@ -211,15 +213,26 @@ export class EngineHost implements CommandGateway {
     this.armedFor = undefined;
   }
 
+  /**
+   * The engine time at which the next AdvanceTime is due: just after the earliest heartbeat deadline (a session
+   * expires once engine time is past it), or the rewards sampler's next minute (a sample is taken once engine
+   * time reaches it), whichever is first.
+   */
+  private nextDue(): number | undefined {
+    const heartbeat = this.engine.nextHeartbeatDeadline();
+    const sample = this.engine.nextRewardSample();
+    if (heartbeat === undefined) return sample;
+    return sample === undefined ? heartbeat + 1 : Math.min(heartbeat + 1, sample);
+  }
+
   private armDeadline(): void {
     if (!this.watching || this.stopError !== null) return;
-    const next = this.engine.nextHeartbeatDeadline();
+    const next = this.nextDue();
     if (next === this.armedFor && (next === undefined || this.deadlineTimer !== null)) return;
     this.disarm();
     if (next === undefined) return;
     this.armedFor = next;
-    // A session expires once engine time is past its deadline: the command must be stamped after it.
-    const delay = Math.max(0, next + 1 - this.options.clock());
+    const delay = Math.max(0, next - this.options.clock());
     this.deadlineTimer = setTimeout(() => {
       this.deadlineTimer = null;
       this.armedFor = undefined;

@@ -16,11 +16,17 @@ export const COLUMNS: Readonly<Record<ProjectedTable, readonly string[]>> = {
     'order_type', 'post_only', 'expiration', 'maker_amount', 'taker_amount', 'associate_trades', 'builder', 'created_at', 'updated_at', 'version',
   ],
   order_events: ['order_id', 'pos', 'seq', 'time', 'kind', 'account', 'remaining', 'fill_id', 'detail'],
-  positions: ['account', 'token_id', 'condition_id', 'outcome', 'size', 'cost', 'total_bought', 'realized_pnl', 'updated_at', 'version'],
+  positions: ['account', 'token_id', 'condition_id', 'outcome', 'size', 'cost', 'total_bought', 'realized_pnl', 'updated_at', 'version', 'total_cost'],
   engine_markets: [
     'condition_id', 'token0', 'token1', 'tick_size', 'min_size', 'maker_fee_bps', 'taker_fee_bps', 'neg_risk', 'status', 'winning_outcome',
     'listed_at', 'updated_at', 'version',
   ],
   price_history: ['token_id', 'minute', 'last_trade', 'mid', 'version'],
+  book_level_changes: ['token_id', 'pos', 'seq', 'time', 'side', 'price', 'size'],
+  book_changes: ['token_id', 'condition_id', 'pos', 'seq', 'time', 'last_trade', 'tick_size', 'min_size', 'neg_risk', 'levels'],
+  book_snapshots: ['token_id', 'pos', 'seq', 'time', 'bids', 'asks'],
   ledger_events: ['pos', 'seq', 'time', 'account', 'kind', 'condition_id', 'amount', 'payout'],
+  reward_samples: ['condition_id', 'pos', 'seq', 'at', 'samples', 'midpoint', 'account', 'q_one', 'q_two', 'q_min', 'share'],
+  reward_earnings: ['condition_id', 'day', 'pos', 'seq', 'time', 'account', 'amount', 'paid', 'pool', 'samples'],
+  account_totals: ['account', 'cash', 'tokens', 'volume', 'updated_at', 'version'],
 };

@@ -59,9 +59,13 @@ import { projectFills } from './builders/fills.js';
 import { MarketsBuilder } from './builders/markets.js';
 import { OrdersBuilder, type FillOrders } from './builders/orders.js';
 import { PositionsBuilder } from './builders/positions.js';
+import { AccountTotalsBuilder } from './builders/accountTotals.js';
 import { PriceHistoryBuilder } from './builders/priceHistory.js';
+import { BookHistoryBuilder } from './builders/bookHistory.js';
+import { projectRewards } from './builders/rewards.js';
 import { clearAppendedRows, landedBuilders, type BuilderName } from './recovery.js';
-import { restoreState } from './restoreState.js';
+import { restoreBookHistory, restoreState } from './restoreState.js';
+import { applyBookHistoryRetention } from './bookHistoryRetention.js';
 
 /** Default most log records per batch: large batches amortise the fixed cost of each insert and part. */
 export const DEFAULT_MAX_BATCH = 20_000;
@@ -115,6 +119,10 @@ export interface ProjectorOptions {
   readonly onInsert?: (table: string, rows: number, ms: number) => void;
   /** Most records offer() holds (DEFAULT_MAX_OFFERED); 0 turns the hand-over off. */
   readonly maxOffered?: number;
+  /** Days the book history is kept (a TTL set at start; bookHistoryRetention.ts); 0 or unset: for ever. */
+  readonly bookHistoryRetentionDays?: number;
+  /** False: no book history rows (benchmarks measure its cost with it); default true. */
+  readonly bookHistory?: boolean;
 }
 
 /** A batch's records: positions from..to, in memory or read as build() consumes them. */
@@ -150,6 +158,8 @@ export class Projector {
   private readonly orders = new OrdersBuilder();
   private readonly positions: PositionsBuilder;
   private readonly prices: PriceHistoryBuilder;
+  private readonly book: BookHistoryBuilder;
+  private readonly accounts = new AccountTotalsBuilder();
   private waiters: { pos: number; resolve: () => void }[] = [];
   private wake: (() => void) | null = null;
   /** While run() waits on under light load: the backlog that ends the wait (lightLoad.records). */
@@ -181,6 +191,8 @@ export class Projector {
     this.name = options.name ?? 'main';
     this.positions = new PositionsBuilder(this.markets, options.feeAccount);
     this.prices = new PriceHistoryBuilder(this.markets, this.orders);
+    this.book = new BookHistoryBuilder(this.markets, this.orders, this.prices);
+    if (options.bookHistory !== false) this.orders.levelHook = (conditionId, bid, price, size) => this.book.levelChanging(conditionId, bid, price, size);
     this.offered = new OfferedRecords(options.maxOffered ?? DEFAULT_MAX_OFFERED);
   }
 
@@ -235,15 +247,17 @@ export class Projector {
     await this.exclusive(async () => {
       await refusePendingFromVersion1(this.ch, this.db, this.name);
       await applyMigrations(this.ch, this.db, 'projections', PROJECTION_MIGRATIONS);
+      await applyBookHistoryRetention(this.ch, this.db, this.options.bookHistoryRetentionDays ?? 0);
       const progress = await readProgress(this.ch, this.db, this.name);
       this.progressPos = progress.pos;
       this.builtPos = progress.pos;
       const pending = hasPending(progress);
       const landed = pending ? await landedBuilders(this.ch, this.db, progress.pendingFrom, progress.pendingTo) : new Set<BuilderName>();
       const at = (b: BuilderName): number => (landed.has(b) ? progress.pendingTo : progress.pos);
-      await restoreState(this.ch, this.db, { markets: at('markets'), orders: at('orders'), positions: at('positions'), prices: at('prices') }, {
-        markets: this.markets, orders: this.orders, positions: this.positions, prices: this.prices,
+      await restoreState(this.ch, this.db, { markets: at('markets'), orders: at('orders'), positions: at('positions'), prices: at('prices'), accounts: at('accounts') }, {
+        markets: this.markets, orders: this.orders, positions: this.positions, prices: this.prices, accounts: this.accounts,
       });
+      await restoreBookHistory(this.ch, this.db, at('prices'), this.book);
       const { pendingFrom: from, pendingTo: to } = progress;
       if (pending) {
         const batch = await this.build({ from, to, records: this.readRange(this.log, from, to) }, landed);
@@ -292,13 +306,19 @@ export class Projector {
   /** Applies one record, which must follow builtPos, to the builders (but those of `landed`). */
   private apply(record: EventsRecord, out: RowSink, landed: ReadonlySet<BuilderName>): void {
     if (record.pos !== this.builtPos + 1) throw new Error(`projector ${this.name}: record ${record.pos} follows ${this.builtPos}`);
+    // Stateless: rewritten whole by a redo (recovery.ts deletes the range first).
+    projectRewards(record, out);
     if (!landed.has('markets')) this.markets.apply(record, out);
     if (!landed.has('orders')) {
       const touched = this.orders.apply(record, out, this.fillOrders);
       projectFills(record, out, this.fillOrders);
-      if (!landed.has('prices')) this.prices.apply(record, touched);
+      if (!landed.has('prices')) {
+        this.prices.apply(record, touched);
+        if (this.options.bookHistory !== false) this.book.apply(record, out);
+      } else this.book.reset();
     }
     if (!landed.has('positions')) this.positions.apply(record);
+    if (!landed.has('accounts')) this.accounts.apply(record);
     this.builtPos = record.pos;
   }
 
@@ -345,6 +365,7 @@ export class Projector {
     if (!landed.has('orders')) this.orders.flush(out);
     if (!landed.has('positions')) this.positions.flush(out);
     if (!landed.has('prices')) this.prices.flush(out);
+    if (!landed.has('accounts')) this.accounts.flush(out);
     return { from, to, rows: out };
   }
 
@@ -514,6 +535,7 @@ export class Projector {
     this.orders.flush(eager.rows);
     this.positions.flush(eager.rows);
     this.prices.flush(eager.rows);
+    this.accounts.flush(eager.rows);
     return { from: eager.from, to: this.builtPos, rows: eager.rows };
   }
 

@@ -13,13 +13,16 @@
 // below), while every table still to insert depends only on builders restored as of P.
 //
 //   table           its rows depend on the state before the batch of
+//   reward_*        -
 //   ledger_events   -
 //   fills           orders (builder codes, remaining sizes)
 //   order_events    orders
+//   book_*          prices (last trades), orders (books), markets (builders/bookHistory.ts)
 //   price_history   prices (last trades), orders (books), markets
 //   positions       positions, markets
 //   orders          orders
 //   engine_markets  markets
+//   account_totals  accounts
 //
 // A table without rows of the batch reports "not landed": its builder did not change in the batch, so
 // either restore gives the same state.
@@ -27,13 +30,13 @@
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { RowSink } from './rows.js';
 
-export type BuilderName = 'markets' | 'orders' | 'positions' | 'prices';
+export type BuilderName = 'markets' | 'orders' | 'positions' | 'prices' | 'accounts';
 
 /** The latest-state table that holds each builder's state. */
-const STATE_TABLE: Readonly<Record<BuilderName, string>> = { prices: 'price_history', positions: 'positions', orders: 'orders', markets: 'engine_markets' };
+const STATE_TABLE: Readonly<Record<BuilderName, string>> = { prices: 'price_history', positions: 'positions', orders: 'orders', markets: 'engine_markets', accounts: 'account_totals' };
 
 /** Builders that must be taken as landed when one is (their tables come before its table). */
-const IMPLIED: Readonly<Record<BuilderName, readonly BuilderName[]>> = { markets: ['orders', 'positions', 'prices'], orders: ['prices'], positions: [], prices: [] };
+const IMPLIED: Readonly<Record<BuilderName, readonly BuilderName[]>> = { accounts: ['markets', 'orders', 'positions', 'prices'], markets: ['orders', 'positions', 'prices'], orders: ['prices'], positions: [], prices: [] };
 
 /** The builders whose tables hold rows of the batch [from, to], closed under IMPLIED. */
 export async function landedBuilders(ch: ClickHouseClient, db: string, from: number, to: number): Promise<Set<BuilderName>> {
@@ -60,10 +63,15 @@ export async function landedBuilders(ch: ClickHouseClient, db: string, from: num
  * attempt left there are deleted first; the latest-state tables need no such step (a row again at the
  * same version changes nothing) and neither does latest_prices (argMax states merge to the same value).
  */
-const APPENDED: readonly { readonly table: 'ledger_events' | 'fills' | 'order_events'; readonly alsoClears: readonly string[] }[] = [
+const APPENDED: readonly { readonly table: 'reward_samples' | 'reward_earnings' | 'ledger_events' | 'fills' | 'order_events' | 'book_level_changes' | 'book_changes' | 'book_snapshots'; readonly alsoClears: readonly string[] }[] = [
+  { table: 'reward_samples', alsoClears: [] },
+  { table: 'reward_earnings', alsoClears: [] },
   { table: 'ledger_events', alsoClears: [] },
   { table: 'fills', alsoClears: ['fill_sides', 'order_events'] },
   { table: 'order_events', alsoClears: [] },
+  { table: 'book_level_changes', alsoClears: [] },
+  { table: 'book_changes', alsoClears: [] },
+  { table: 'book_snapshots', alsoClears: [] },
 ];
 
 /**

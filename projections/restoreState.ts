@@ -8,7 +8,9 @@ import type { OrderType, Outcome, Side } from '../engine/index.js';
 import type { MarketsBuilder } from './builders/markets.js';
 import type { OrdersBuilder } from './builders/orders.js';
 import type { PositionsBuilder } from './builders/positions.js';
+import type { AccountTotalsBuilder } from './builders/accountTotals.js';
 import type { PriceHistoryBuilder } from './builders/priceHistory.js';
+import type { BookHistoryBuilder } from './builders/bookHistory.js';
 import type { BuilderName } from './recovery.js';
 
 export interface Builders {
@@ -16,12 +18,14 @@ export interface Builders {
   readonly orders: OrdersBuilder;
   readonly positions: PositionsBuilder;
   readonly prices: PriceHistoryBuilder;
+  /** The projector's only (the in-memory read model keeps no account totals). */
+  readonly accounts?: AccountTotalsBuilder;
 }
 
 const READ = { output_format_json_quote_64bit_integers: 0 } as const;
 
-/** The log position each builder is restored as of. */
-export type RestorePoints = Readonly<Record<BuilderName, number>>;
+/** The log position each builder is restored as of (accounts: when restored). */
+export type RestorePoints = Readonly<Record<Exclude<BuilderName, 'accounts'>, number>> & { readonly accounts?: number };
 
 async function rows<T>(ch: ClickHouseClient, query: string, pos: number): Promise<T[]> {
   const result = await ch.query({ query, format: 'JSONEachRow', query_params: { pos }, clickhouse_settings: READ });
@@ -50,13 +54,20 @@ export async function restoreState(ch: ClickHouseClient, db: string, at: Restore
       createdAt: ms(o.created_at), updatedAt: ms(o.updated_at), resting: true,
     });
   }
-  type PositionRow = { account: string; token_id: string; condition_id: string; outcome: number; size: number; cost: number; total_bought: number; realized_pnl: number; updated_at: string };
-  const posCols = ['condition_id', 'outcome', 'size', 'cost', 'total_bought', 'realized_pnl', 'updated_at'];
+  type PositionRow = { account: string; token_id: string; condition_id: string; outcome: number; size: number; cost: number; total_bought: number; total_cost: number; realized_pnl: number; updated_at: string };
+  const posCols = ['condition_id', 'outcome', 'size', 'cost', 'total_bought', 'total_cost', 'realized_pnl', 'updated_at'];
   for (const p of await rows<PositionRow>(ch, `SELECT account, token_id, ${posCols.map((c) => `argMax(${c}, version) AS ${c}`).join(', ')} FROM ${db}.positions WHERE version <= {pos:UInt64} GROUP BY account, token_id`, at.positions)) {
     b.positions.restore({
       account: p.account, tokenId: p.token_id, conditionId: p.condition_id, outcome: Number(p.outcome) as Outcome, size: Number(p.size), cost: Number(p.cost),
-      totalBought: Number(p.total_bought), realizedPnl: Number(p.realized_pnl), updatedAt: ms(p.updated_at),
+      totalBought: Number(p.total_bought), totalCost: Number(p.total_cost), realizedPnl: Number(p.realized_pnl), updatedAt: ms(p.updated_at),
     });
+  }
+  if (b.accounts !== undefined && at.accounts !== undefined) {
+    type TotalsRow = { account: string; cash: number; tokens: number; volume: number; updated_at: string };
+    const latest = `SELECT account, ${['cash', 'tokens', 'volume', 'updated_at'].map((c) => `argMax(${c}, version) AS ${c}`).join(', ')} FROM ${db}.account_totals WHERE version <= {pos:UInt64} GROUP BY account`;
+    for (const t of await rows<TotalsRow>(ch, latest, at.accounts)) {
+      b.accounts.restore({ account: t.account, cash: Number(t.cash), tokens: Number(t.tokens), volume: Number(t.volume), updatedAt: ms(t.updated_at) });
+    }
   }
   const lastTrades = await rows<{ token_id: string; last: number }>(
     ch,
@@ -68,4 +79,25 @@ export async function restoreState(ch: ClickHouseClient, db: string, at: Restore
     const ref = b.markets.byToken.get(token_id);
     if (ref !== undefined && ref.outcome === 0) b.prices.lastTrade.set(ref.market.conditionId, Number(last));
   }
+}
+
+/**
+ * The book history's state as of `pos`: for each token with a stored snapshot, how many changes it has had
+ * since and the minute of that snapshot (its next snapshot is due after SNAPSHOT_EVERY changes or in a later
+ * minute); the level changes seen while the open orders were
+ * restored are forgotten.
+ */
+export async function restoreBookHistory(ch: ClickHouseClient, db: string, pos: number, book: BookHistoryBuilder): Promise<void> {
+  book.reset();
+  book.sinceSnapshot.clear();
+  const since = await rows<{ token_id: string; since: number; minute: number }>(
+    ch,
+    `SELECT token_id, countIf(c.pos > s.last) AS since, any(s.minute) AS minute
+       FROM ${db}.book_changes AS c
+       INNER JOIN (SELECT token_id, max(pos) AS last, toUnixTimestamp(toStartOfMinute(argMax(time, pos))) * 1000 AS minute FROM ${db}.book_snapshots WHERE pos <= {pos:UInt64} GROUP BY token_id) AS s USING (token_id)
+      WHERE c.pos <= {pos:UInt64}
+      GROUP BY token_id`,
+    pos,
+  );
+  for (const { token_id, since: n, minute } of since) book.sinceSnapshot.set(token_id, { changes: Number(n), minute: Number(minute) });
 }

@@ -8,6 +8,15 @@ import type { Migration } from '../storage/migrations.js';
 
 const DEDUP = 'SETTINGS non_replicated_deduplication_window = 10000';
 
+/**
+ * account_totals rows (version 0) of every account, from what the positions and fill_sides tables hold: how
+ * migration 4 gives them to accounts projected before it (bench:projections fills its synthetic tables so).
+ */
+export const ACCOUNT_TOTALS_FROM_TABLES = `INSERT INTO {db}.account_totals
+  SELECT p.account, p.cash, p.tokens, v.volume, p.updated_at, 0 FROM
+    (SELECT account, sum(realized_pnl - cost) AS cash, sum(size) AS tokens, max(updated_at) AS updated_at FROM {db}.positions FINAL GROUP BY account) AS p
+    LEFT JOIN (SELECT account, sum(amount) AS volume FROM {db}.fill_sides GROUP BY account) AS v USING (account)`;
+
 export const PROJECTION_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -106,6 +115,62 @@ export const PROJECTION_MIGRATIONS: readonly Migration[] = [
       (table) => `ALTER TABLE {db}.${table} MODIFY SETTING min_bytes_for_wide_part = 268435456`,
     ),
   },
+  {
+    // total_cost: the collateral ever paid for a position's tokens, whose average buy price /closed-positions
+    // shows once the position is closed (its cost is 0 by then). Rows projected before this migration read an
+    // estimate, total_bought at the average price they held (0 once closed); the projector carries it on.
+    // account_totals: each account's trading cash, tokens held and volume (builders/accountTotals.ts), which
+    // the leaderboards rank by (readModel/leaderboard.ts). Accounts projected before this migration get a row
+    // at version 0 from what the tables hold: cash = Σ (realized_pnl − cost) and tokens = Σ size over their
+    // positions, volume = Σ amount over their fill sides (a batch left pending by a crash at that moment is
+    // counted in them and then redone: an upgrade starts from a cleanly stopped projector).
+    version: 4,
+    name: 'positions.total_cost, account_totals',
+    statements: [
+      `ALTER TABLE {db}.positions ADD COLUMN IF NOT EXISTS total_cost Int64 DEFAULT if(size > 0, toInt64(cost / size * total_bought), 0)`,
+      `CREATE TABLE IF NOT EXISTS {db}.account_totals (
+         account String, cash Int64, tokens Int64, volume Int64, updated_at DateTime64(3, 'UTC'), version UInt64
+       ) ENGINE = ReplacingMergeTree(version) ORDER BY account ${DEDUP}, min_bytes_for_wide_part = 268435456`,
+      ACCOUNT_TOTALS_FROM_TABLES,
+    ],
+  },
+  {
+    // The book history (builders/bookHistory.ts): every level change of every token, an index of the records
+    // that changed a token's book with the fields GET /book shows beside its levels, and whole books at a
+    // token's first change, its first change in each minute and every 100 changes. Numbered apart from the others' sequence (versions are
+    // applied by number, whatever their order). Retention: --book-history-retention-days sets a TTL on the
+    // three at start (projections/bookHistoryRetention.ts).
+    version: 10,
+    name: 'book history: book_level_changes, book_changes, book_snapshots',
+    statements: [
+      `CREATE TABLE IF NOT EXISTS {db}.book_level_changes (
+         token_id String, pos UInt64, seq UInt64, time DateTime64(3, 'UTC'), side LowCardinality(String), price Int64, size Int64
+       ) ENGINE = MergeTree ORDER BY (token_id, time, pos, side, price) ${DEDUP}, min_bytes_for_wide_part = 268435456`,
+      `CREATE TABLE IF NOT EXISTS {db}.book_changes (
+         token_id String, condition_id String, pos UInt64, seq UInt64, time DateTime64(3, 'UTC'), last_trade Nullable(Int64),
+         tick_size Int64, min_size Int64, neg_risk Bool, levels UInt32
+       ) ENGINE = MergeTree ORDER BY (token_id, time, pos) ${DEDUP}, min_bytes_for_wide_part = 268435456`,
+      `CREATE TABLE IF NOT EXISTS {db}.book_snapshots (
+         token_id String, pos UInt64, seq UInt64, time DateTime64(3, 'UTC'), bids Array(Tuple(price Int64, size Int64)), asks Array(Tuple(price Int64, size Int64))
+       ) ENGINE = MergeTree ORDER BY (token_id, time, pos) ${DEDUP}, min_bytes_for_wide_part = 268435456`,
+    ],
+  },
+  {
+    // Liquidity rewards (builders/rewards.ts, docs/rewards.md): the makers' scores of each sample and their
+    // earnings of each market and day. Numbered apart from the others' sequence, like the book history.
+    version: 35,
+    name: 'liquidity rewards: reward_samples, reward_earnings',
+    statements: [
+      `CREATE TABLE IF NOT EXISTS {db}.reward_samples (
+         condition_id String, pos UInt64, seq UInt64, at DateTime64(3, 'UTC'), samples UInt32, midpoint Int64, account String,
+         q_one Int64, q_two Int64, q_min Int64, share Int64
+       ) ENGINE = MergeTree ORDER BY (condition_id, at, account) ${DEDUP}`,
+      `CREATE TABLE IF NOT EXISTS {db}.reward_earnings (
+         condition_id String, day Date, pos UInt64, seq UInt64, time DateTime64(3, 'UTC'), account String, amount Int64, paid Bool,
+         pool Int64, samples UInt32
+       ) ENGINE = MergeTree ORDER BY (account, day, condition_id) ${DEDUP}`,
+    ],
+  },
 ];
 
 /**
@@ -114,5 +179,5 @@ export const PROJECTION_MIGRATIONS: readonly Migration[] = [
  * table. fill_sides and the 'fill' rows of order_events are written by ClickHouse from fills (migration 2);
  * latest_prices from price_history.
  */
-export const PROJECTED_TABLES = ['ledger_events', 'fills', 'order_events', 'price_history', 'positions', 'orders', 'engine_markets'] as const;
+export const PROJECTED_TABLES = ['reward_samples', 'reward_earnings', 'ledger_events', 'fills', 'order_events', 'book_level_changes', 'book_changes', 'book_snapshots', 'price_history', 'positions', 'orders', 'engine_markets', 'account_totals'] as const;
 export type ProjectedTable = (typeof PROJECTED_TABLES)[number];

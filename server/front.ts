@@ -25,6 +25,8 @@ import { ROOT_RULES } from '../api/http/rootRules.js';
 import type { loadUws } from '../api/http/uwsLoader.js';
 import { ApiKeyRegistry, loadMasterSecret } from '../auth/index.js';
 import { tradingRoutes } from '../api/trading/tradingRoutes.js';
+import { rewardsRoutes } from '../api/rewards/rewardsRoutes.js';
+import { rewardsOperatorRoutes } from '../api/operator/rewardsOperatorRoutes.js';
 import { InlineSignatureChecker, WorkerSignatureChecker, type SignatureChecker } from '../api/trading/signatureChecks.js';
 import { operatorRoutes } from '../api/operator/operatorRoutes.js';
 import type { StreamPublisher } from '../api/ws/streamPublisher.js';
@@ -96,15 +98,17 @@ export async function startFront(parts: FrontParts): Promise<Front> {
   const limiter = config.rateLimit ? new RateLimiter(RATE_WINDOWS) : undefined;
   const signatures: SignatureChecker = config.signatureWorkers > 0 ? new WorkerSignatureChecker(config, config.signatureWorkers) : new InlineSignatureChecker(config);
   const registry = new ApiKeyRegistry(gateway.engine, master.key);
-  const trading = tradingRoutes({ settings: config, host: gateway, registry, signatures, projection: parts.projection, reads, live, notifications: parts.notifications, limiter, clock });
+  const tradingDeps = { settings: config, host: gateway, registry, signatures, projection: parts.projection, reads, live, notifications: parts.notifications, limiter, clock };
+  const trading = tradingRoutes(tradingDeps);
   const publicRoutes = [
-    ...surfaceRoutes({ config, host: gateway, catalog: parts.catalog, markets: parts.markets, reads, live, clock }),
+    ...surfaceRoutes({ config, host: gateway, catalog: parts.catalog, markets: parts.markets, reads, live, clock, projection: parts.projection }),
     ...trading,
+    ...rewardsRoutes({ trading: tradingDeps, markets: parts.markets }),
   ];
-  // The operator API exists only with a token (off by default); it is not in the OpenAPI document.
-  const operator = config.operatorToken === undefined ? [] : operatorRoutes({ host: gateway, token: config.operatorToken });
-  // The market page (/ui) is a page, not API: it is left out of the OpenAPI document like the operator API.
-  const routes = [...publicRoutes, ...serviceRoutes({ metrics, documented: publicRoutes, native, ready: parts.ready }), ...uiRoutes(loadUiBundle), ...operator];
+  // The operator API exists only with a token (off by default); the OpenAPI document describes it when it does.
+  const operator = config.operatorToken === undefined ? [] : [...operatorRoutes({ host: gateway, token: config.operatorToken }), ...rewardsOperatorRoutes({ host: gateway, token: config.operatorToken })];
+  // The market page (/ui) is a page, not API: it is left out of the OpenAPI document.
+  const routes = [...publicRoutes, ...serviceRoutes({ metrics, documented: [...publicRoutes, ...operator], native, ready: parts.ready }), ...uiRoutes(loadUiBundle), ...operator];
   const clientAddresses = new ClientAddresses(config.trustedProxies);
   const http = createHttpServer({
     uws,

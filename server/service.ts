@@ -138,7 +138,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
 
   const clickhouseHttp = config.clickhouseHttpPort === undefined ? undefined : await startClickHouseEndpoint(config, ch, logger);
 
-  const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), lightLoad: PROJECTION_LIGHT_LOAD });
+  const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), lightLoad: PROJECTION_LIGHT_LOAD, bookHistoryRetentionDays: config.bookHistoryRetentionDays });
   late.projector = projector;
   await projector.start();
   // Restored as of the projector's committed position before the projector writes anything newer.

@@ -10,6 +10,8 @@ import type { RouteDef } from '../api/http/apiTypes.js';
 import { catalogApiRoutes } from '../api/catalog/catalogApiRoutes.js';
 import { clobReadRoutes } from '../api/clob/clobReadRoutes.js';
 import { activityRoutes } from '../api/activity/activityRoutes.js';
+import { dataApiRoutes } from '../api/activity/dataApiRoutes.js';
+import { LeaderboardBoards } from '../projections/readModel/leaderboardBoards.js';
 
 export interface SurfaceDeps {
   readonly config: Config;
@@ -20,12 +22,18 @@ export interface SurfaceDeps {
   /** The in-memory read model, when on. */
   readonly live?: LiveReadModel;
   readonly clock: () => number;
+  /** The projector's progress (book history waits for it). */
+  readonly projection?: { readonly position: number; waitFor(pos: number, timeoutMs?: number): Promise<void> };
 }
 
 export function surfaceRoutes(deps: SurfaceDeps): RouteDef[] {
   return [
     ...catalogApiRoutes(deps.catalog),
-    ...clobReadRoutes({ engine: deps.host.engine, markets: deps.markets, history: deps.reads, clock: deps.clock }),
-    ...activityRoutes(deps.reads, deps.live),
+    ...clobReadRoutes({ engine: deps.host.engine, markets: deps.markets, history: deps.reads, clock: deps.clock, projection: deps.projection, acknowledged: () => deps.host.position }),
+    ...activityRoutes(deps.reads, deps.live, deps.markets),
+    ...dataApiRoutes({
+      reads: deps.reads, live: deps.live, catalog: deps.markets, balances: (account) => deps.host.engine.balances(account),
+      boards: new LeaderboardBoards(deps.reads, () => deps.projection?.position ?? 0, deps.config.leaderboardMaxAgeMs).board,
+    }),
   ];
 }

@@ -32,6 +32,8 @@ export interface CatalogMarket {
   clobTokenIds: string;
   active: boolean;
   closed: boolean;
+  /** A question of a neg-risk event: exactly one of the event's markets resolves YES. */
+  negRisk?: boolean;
   events?: EventSummary[];
 }
 

@@ -1,20 +1,23 @@
 // Markets grouped by event, with a search box: the catalog surface's public search names the events that match
 // (their titles, tags), and a market also matches on its own question. Each market shows its first outcome's
-// midpoint (POST /clob/midpoints), refreshed every few seconds.
+// midpoint (POST /clob/midpoints), refreshed every few seconds. A neg-risk event (its outcomes exclusive, one
+// market resolves YES) also shows the sum of its markets' YES midpoints, which should be about 100¢.
 
 import { getJson, textArray, type CatalogMarket, type SearchResult } from './api.js';
 import { fill, h } from './dom.js';
+import { fetchMidpoints } from './midpoints.js';
 import type { View } from './marketView.js';
 
 const SEARCH_DELAY_MS = 150;
 const PRICES_MS = 5_000;
-/** Most tokens in one POST /clob/midpoints (the CLOB's batch limit). */
-const BATCH = 500;
 
 interface EventGroup {
   readonly id: string;
   readonly title: string;
   readonly markets: CatalogMarket[];
+  /** Every open market of the event, whatever the search shows (the sum is the event's). */
+  readonly all: CatalogMarket[];
+  readonly negRisk: boolean;
 }
 
 export async function catalogView(): Promise<View> {
@@ -23,8 +26,9 @@ export async function catalogView(): Promise<View> {
   for (const m of markets) {
     const e = m.events?.[0];
     const key = e?.id ?? `market-${m.id}`;
-    const group = groups.get(key) ?? { id: key, title: e?.title ?? m.question, markets: [] };
+    const group = groups.get(key) ?? { id: key, title: e?.title ?? m.question, markets: [], all: [], negRisk: e !== undefined && m.negRisk === true };
     group.markets.push(m);
+    group.all.push(m);
     groups.set(key, group);
   }
   const mids = new Map<string, string>();
@@ -35,14 +39,18 @@ export async function catalogView(): Promise<View> {
       const mid = mids.get(el.dataset.token ?? '');
       el.textContent = mid === undefined ? '' : `${Math.round(Number(mid) * 100)}¢`;
     }
+    // The sum once every market of the event has a midpoint; data-sum holds it unrounded.
+    for (const el of list.querySelectorAll<HTMLElement>('.sum[data-tokens]')) {
+      const all = (el.dataset.tokens ?? '').split(',').map((t) => mids.get(t));
+      const known = all.every((mid) => mid !== undefined);
+      const sum = all.reduce((n, mid) => n + Number(mid ?? 0), 0);
+      el.textContent = known ? `${Math.round(sum * 100)}¢` : '…';
+      if (known) el.dataset.sum = sum.toFixed(6);
+      else delete el.dataset.sum;
+    }
   };
   const loadPrices = async (): Promise<void> => {
-    const tokens = markets.map(firstToken).filter((x) => x !== '');
-    for (let i = 0; i < tokens.length; i += BATCH) {
-      const res = await fetch('/clob/midpoints', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tokens.slice(i, i + BATCH).map((token_id) => ({ token_id }))) });
-      if (!res.ok) return;
-      for (const [token, mid] of Object.entries((await res.json()) as Record<string, string>)) mids.set(token, String(mid));
-    }
+    await fetchMidpoints(markets.map(firstToken).filter((x) => x !== ''), mids);
     paintPrices();
   };
   const count = h('span', { class: 'count' });
@@ -86,10 +94,14 @@ export async function catalogView(): Promise<View> {
 }
 
 function groupCard(g: EventGroup, firstToken: (m: CatalogMarket) => string): HTMLElement {
+  const sum = g.negRisk && g.all.length > 1
+    ? h('p', { class: 'event-sum', title: 'One market of this event resolves Yes: its Yes prices should add up to about 100¢' }, 'Sum of Yes prices', h('span', { class: 'sum', 'data-tokens': g.all.map(firstToken).join(',') }, '…'))
+    : '';
   return h(
     'section',
-    { class: 'event', 'data-event-id': g.id },
+    { class: 'event', 'data-event-id': g.id, ...(g.negRisk ? { 'data-neg-risk': 'true' } : {}) },
     h('h3', {}, g.title),
     h('ul', {}, ...g.markets.map((m) => h('li', {}, h('a', { href: `#/market/${m.conditionId}`, 'data-condition-id': m.conditionId }, m.question), m.active ? '' : h('small', {}, ' (inactive)'), h('span', { class: 'mid', 'data-token': firstToken(m) })))),
+    sum,
   );
 }

@@ -1,14 +1,17 @@
 // A market: for each outcome its best bid and ask, its ladder and its depth chart; the first outcome's price
 // history with its intervals, following the live mark; the market's recent trades. Books are snapshots from
 // GET /clob/book, replaced by the market channel's `book` events and changed by its `price_change` events;
-// redrawn once per frame.
+// redrawn once per frame. A question of a neg-risk event also lists the event's markets, their prices and the
+// sum (eventPanel.ts).
 
 import { getJson, textArray, type BookSnapshot, type CatalogMarket, type TradeFill } from './api.js';
 import { BookState } from './bookState.js';
 import { DepthChart } from './depthChart.js';
 import { h } from './dom.js';
+import { eventPanel } from './eventPanel.js';
 import { HistoryChart } from './historyChart.js';
 import { renderLadder } from './ladder.js';
+import { rewardsPanel } from './rewardsPanel.js';
 import { MarketChannel, type LastTrade, type LiveState } from './marketChannel.js';
 import { TradesTable, type TradeRow } from './tradesTable.js';
 
@@ -42,12 +45,18 @@ export async function marketView(id: string, onLive: (state: LiveState) => void)
   });
   const history = new HistoryChart(tokens[0] ?? '');
   const trades = new TradesTable();
+  // A question of a neg-risk event shows the event's markets and what their prices add up to.
+  const siblings = market.negRisk === true && event !== undefined ? await eventPanel(event, market.conditionId).catch(() => undefined) : undefined;
+  // A rewarded market shows its band on the ladders and, with an API key connected, the key's scoring orders.
+  const rewards = await rewardsPanel(market.conditionId, tokens, books).catch(() => undefined);
   const element = h(
     'div',
     { class: 'market', 'data-condition-id': market.conditionId },
     h('p', { class: 'crumbs' }, h('a', { href: '#/' }, 'Markets'), event === undefined ? '' : ` / ${event.title}`),
     h('h2', {}, market.question),
     books,
+    rewards?.element ?? '',
+    siblings?.element ?? '',
     h('section', { class: 'panel' }, h('h3', {}, `${labels[0] ?? 'Outcome 0'} price`), history.element),
     h('section', { class: 'panel' }, h('h3', {}, 'Recent trades'), trades.element),
   );
@@ -98,7 +107,14 @@ export async function marketView(id: string, onLive: (state: LiveState) => void)
     },
     onLive,
   );
-  return { element, close: () => channel.close() };
+  return {
+    element,
+    close: () => {
+      channel.close();
+      siblings?.close();
+      rewards?.close();
+    },
+  };
 }
 
 /** The price history's mark (projections/readModel/marks.ts): the midpoint, or the last trade when a side is empty. */

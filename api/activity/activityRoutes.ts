@@ -13,9 +13,13 @@
 // | amounts (thresholds)          | >= 0 and at most MAX_AMOUNT, the largest whole amount base units can hold   |
 // | user                          | 0x + 40 hex digits, any case; compared in lower case, as the engine stores  |
 // | market                        | condition ids, 0x + 64 hex digits, any case; compared in lower case         |
-// | market list length            | /trades and /positions at most 1,000, /holders at most 100 (read model)     |
+// | market list length            | /trades and /positions at most 300 (a longer list would not fit the 64 KiB  |
+// |                               | request head), /holders at most 100 (read model)                            |
 // | booleans                      | true or false (ajv's coercion); anything else is a 400                      |
-// Empty values count as absent (the server's queryObject), so `?limit=` means the default.
+// | empty values                  | a value like any other (upstream's Data API document: its enums, patterns   |
+// |                               | and types admit no empty value), so `?sortBy=`, `?user=`, `?limit=` are 400 |
+// Values are taken as sent (a strict query: httpServer's queryObject), and the document says so: no parameter
+// of this surface admits an empty value; `market=` is an empty list.
 
 import { UNIT } from '../../engine/index.js';
 import {
@@ -37,11 +41,15 @@ import { liveActivityTrades } from '../../projections/live/liveTrades.js';
 import type { ApiErrorCode } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { arr, bool, int, num, obj, str } from '../schemas/common.js';
+import { EVENT_IDS, MARKET_EXCLUDES_EVENT, marketsOf, NO_CATALOG, type CatalogLookup } from './eventMarkets.js';
 
 /** Largest threshold in shares or USDC: its base units must stay a safe integer. */
 export const MAX_AMOUNT = Math.floor(Number.MAX_SAFE_INTEGER / UNIT);
-/** Most condition ids in `market` on /trades and /positions (the read model's bound). */
-export const MAX_MARKETS = 1_000;
+/**
+ * Most condition ids in `market` on /trades and /positions: 300 of 67 characters keep the longest valid query
+ * inside the header edge's 64 KiB request head (the read model takes up to 1,000).
+ */
+export const MAX_MARKETS = 300;
 export const POSITIONS_DEFAULT_LIMIT = 100;
 export const POSITIONS_MAX_LIMIT = 500;
 export const POSITIONS_MAX_OFFSET = 10_000;
@@ -62,11 +70,12 @@ const choice = (values: readonly string[], description: string, fallback?: strin
 const integer = (min: number, max: number, fallback: number, description: string): JsonSchema => ({ type: 'integer', minimum: min, maximum: max, default: fallback, description });
 const amount = (description: string, fallback?: number): JsonSchema => ({ type: 'number', minimum: 0, maximum: MAX_AMOUNT, ...(fallback === undefined ? {} : { default: fallback }), description });
 const flag = (fallback: boolean, description: string): JsonSchema => ({ type: 'boolean', default: fallback, description });
-const user = (description: string): JsonSchema => ({ type: 'string', pattern: ADDRESS, description });
-const markets = (maxItems: number, description: string, minItems = 0): JsonSchema => ({
+const user = (description: string): JsonSchema => ({ type: 'string', pattern: ADDRESS, maxLength: 42, description });
+/** A list of condition ids; given, it has at least one (`market=` is not an empty list but a malformed one). */
+const markets = (maxItems: number, description: string): JsonSchema => ({
   type: 'array',
-  items: { type: 'string', pattern: CONDITION_ID },
-  ...(minItems > 0 ? { minItems } : {}),
+  items: { type: 'string', pattern: CONDITION_ID, maxLength: 66 },
+  minItems: 1,
   maxItems,
   description: `${description} Comma-separated condition ids (0x + 64 hex digits), at most ${maxItems}.`,
 });
@@ -131,22 +140,19 @@ export const TRADES_QUERY: JsonSchema = query(
     takerOnly: flag(true, 'Default true: the taker side of each fill only; false adds the maker sides (a fill then appears once per side, taker first).'),
     filterType: choice(['CASH', 'TOKENS'], 'CASH: usdcSize >= filterAmount; TOKENS: size >= filterAmount. Requires filterAmount.'),
     filterAmount: amount('Threshold for filterType (USDC or shares), inclusive. Requires filterType.'),
-    market: markets(MAX_MARKETS, 'Only fills of these markets.'),
+    market: markets(MAX_MARKETS, 'Only fills of these markets. Mutually exclusive with eventId.'),
+    eventId: EVENT_IDS,
     user: user("Only this wallet's fills (0x + 40 hex digits, any case)."),
     side: choice(['BUY', 'SELL'], 'Only fills on this side.'),
   },
-  {
-    allOf: [
-      { if: { required: ['filterType'] }, then: { required: ['filterAmount'] } },
-      { if: { required: ['filterAmount'] }, then: { required: ['filterType'] } },
-    ],
-  },
+  { dependentRequired: { filterType: ['filterAmount'], filterAmount: ['filterType'] }, dependentSchemas: { market: MARKET_EXCLUDES_EVENT } },
 );
 
 export const POSITIONS_QUERY: JsonSchema = query(
   {
     user: user('Wallet address (0x + 40 hex digits, any case). Required.'),
-    market: markets(MAX_MARKETS, 'Only positions in these markets.'),
+    market: markets(MAX_MARKETS, 'Only positions in these markets. Mutually exclusive with eventId.'),
+    eventId: EVENT_IDS,
     sizeThreshold: amount(`Minimum token balance in shares, >= 0; default ${DEFAULT_MIN_SHARES}.`, DEFAULT_MIN_SHARES),
     redeemable: flag(false, 'true returns only redeemable positions.'),
     mergeable: flag(false, 'true returns only mergeable positions.'),
@@ -156,12 +162,12 @@ export const POSITIONS_QUERY: JsonSchema = query(
     sortDirection: choice(['ASC', 'DESC'], 'Default DESC.', 'DESC'),
     title: { type: 'string', maxLength: POSITIONS_MAX_TITLE, description: `Case-insensitive substring of the market title, at most ${POSITIONS_MAX_TITLE} characters.` },
   },
-  { required: ['user'] },
+  { required: ['user'], dependentSchemas: { market: MARKET_EXCLUDES_EVENT } },
 );
 
 export const HOLDERS_QUERY: JsonSchema = query(
   {
-    market: markets(HOLDERS_MAX_MARKETS, 'Required. One group per outcome token of each market, in request order; markets the engine does not know are left out.', 1),
+    market: markets(HOLDERS_MAX_MARKETS, 'Required. One group per outcome token of each market, in request order; markets the engine does not know are left out.'),
     limit: integer(0, HOLDERS_MAX_LIMIT, HOLDERS_DEFAULT_LIMIT, `Holders per token, 0..${HOLDERS_MAX_LIMIT}; default ${HOLDERS_DEFAULT_LIMIT}.`),
     minBalance: amount(`Drops wallets holding fewer shares than this, >= 0; default ${DEFAULT_MIN_SHARES}.`, DEFAULT_MIN_SHARES),
   },
@@ -175,6 +181,7 @@ interface TradesQuery {
   filterType?: string;
   filterAmount?: number;
   market?: string[];
+  eventId?: number[];
   user?: string;
   side?: string;
 }
@@ -182,6 +189,7 @@ interface TradesQuery {
 interface PositionsQuery {
   user: string;
   market?: string[];
+  eventId?: number[];
   sizeThreshold: number;
   redeemable: boolean;
   mergeable: boolean;
@@ -212,7 +220,7 @@ function route<Q>(def: Omit<RouteDef<Q>, 'surface' | 'method' | 'strictQuery' | 
  * within the user's fills it keeps, while it runs (same answers; projections/live/). Other trade reads go to
  * ClickHouse.
  */
-export function activityRoutes(ctx: ReadContext, live?: LiveReadModel): RouteDef[] {
+export function activityRoutes(ctx: ReadContext, live?: LiveReadModel, catalog: CatalogLookup = NO_CATALOG): RouteDef[] {
   return [
     route<TradesQuery>({
       path: '/trades',
@@ -222,7 +230,7 @@ export function activityRoutes(ctx: ReadContext, live?: LiveReadModel): RouteDef
       limits: ['activity:trades'],
       handler: async (req: ApiRequest<TradesQuery>) => {
         const q = req.query;
-        const params = { ...q, market: lower(q.market), user: q.user?.toLowerCase() };
+        const params = { ...q, market: marketsOf(q.market, q.eventId, catalog), user: q.user?.toLowerCase() };
         const found = live?.ready === true ? await liveActivityTrades(live.state, ctx.metadata, params) : NOT_IN_MEMORY;
         return ok(found === NOT_IN_MEMORY ? await activityTrades(ctx, params) : found);
       },
@@ -235,7 +243,7 @@ export function activityRoutes(ctx: ReadContext, live?: LiveReadModel): RouteDef
       limits: ['activity:positions'],
       handler: async (req: ApiRequest<PositionsQuery>) => {
         const q = req.query;
-        const params = { ...q, market: lower(q.market), user: q.user.toLowerCase() };
+        const params = { ...q, market: marketsOf(q.market, q.eventId, catalog), user: q.user.toLowerCase() };
         return ok(live?.ready === true ? await livePositions(live.state, ctx.metadata, params) : await positions(ctx, params));
       },
     }),

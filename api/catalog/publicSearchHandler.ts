@@ -15,7 +15,8 @@ export function publicSearchHandler(catalog: CatalogDb): Handler {
     answering(async () => {
       const q = text(req.query, 'q');
       if (q === undefined) return badRequest('q is required');
-      if (q.length > MAX_QUERY_LENGTH) return badRequest(`q must be at most ${MAX_QUERY_LENGTH} characters`);
+      // Characters as JSON Schema's maxLength counts them (code points), not UTF-16 units.
+      if ([...q].length > MAX_QUERY_LENGTH) return badRequest(`q must be at most ${MAX_QUERY_LENGTH} characters`);
       const limit = limitOf(req.query, LIMITS.search, 'limit_per_type');
       const page = int(req.query, 'page', 1) ?? 1;
       const searchTags = bool(req.query, 'search_tags') ?? true;

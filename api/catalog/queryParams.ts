@@ -1,6 +1,6 @@
 // Query-string parsing for the catalog surface. Liberal where that is safe: an empty value counts as absent,
-// booleans accept true/false/1/0 in any case, list parameters accept repeated keys and comma-separated values,
-// unknown parameters are ignored (as the upstream does). Strict where a wrong guess would mislead: a
+// list parameters accept repeated keys and comma-separated values, unknown parameters are ignored (as the
+// upstream does). Booleans are exactly true or false, as the OpenAPI document says (catalogApiRoutes.ts). Strict where a wrong guess would mislead: a
 // malformed number or boolean, an unknown sort column, or a bound the spec sets is a 400.
 //
 // Limits (the spec fixes only /series; the others are decided here):
@@ -59,9 +59,8 @@ export function list(query: URLSearchParams, ...names: string[]): string[] | und
 export function bool(query: URLSearchParams, name: string): boolean | undefined {
   const value = text(query, name);
   if (value === undefined) return undefined;
-  const lower = value.toLowerCase();
-  if (lower === 'true' || lower === '1') return true;
-  if (lower === 'false' || lower === '0') return false;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
   throw new BadRequest(`${name} must be true or false`);
 }
 

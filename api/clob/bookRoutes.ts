@@ -3,10 +3,13 @@
 // has, in request order, without repeats). A resolved market keeps its (empty) book and last trade.
 
 import { ApiError } from '../http/apiErrors.js';
-import { ok, type Reply, type RouteDef } from '../http/apiTypes.js';
+import { ok, type JsonSchema, type Reply, type RouteDef } from '../http/apiTypes.js';
 import { arr, bool, obj, str } from '../schemas/common.js';
+import { bookAt } from './bookHistoryRoutes.js';
 import { bookSnapshot, bookTemplate, stampBook, type BookSnapshot, type BookTemplate, type EngineReads, type StampedBook } from './bookView.js';
-import { BATCH_BODY, batchTokenIds, queryText, tokenIdOf, type BatchItem } from './clobInputs.js';
+import { BATCH_BODY, batchTokenIds, TOKEN_QUERY, tokenIdOf, type BatchItem } from './clobInputs.js';
+import { answering } from '../schemas/formats.js';
+import type { ReadContext } from '../../projections/readModel/index.js';
 
 const LEVEL = obj({ price: str(), size: str() });
 
@@ -27,7 +30,23 @@ export const BOOK_SCHEMA = obj({
 export interface BookDeps {
   readonly engine: EngineReads;
   readonly clock: () => number;
+  /** The book history (GET /book?at=): its reads, the projector's progress and what this process acknowledged. */
+  readonly history?: ReadContext;
+  readonly projection?: { readonly position: number; waitFor(pos: number, timeoutMs?: number): Promise<void> };
+  readonly acknowledged?: () => number;
 }
+
+/** GET /book's query: a token id, and optionally a past moment. */
+const BOOK_QUERY: JsonSchema = {
+  ...TOKEN_QUERY,
+  properties: {
+    ...(TOKEN_QUERY.properties as Record<string, JsonSchema>),
+    at: answering(
+      { type: 'integer', minimum: 0, maximum: 253_402_300_799_999, description: 'A past moment (ms since the epoch): the book as it stood then, stamped with it (from the book history).' },
+      { code: 'bad_request', detail: 'at must be an integer number of ms since the epoch' },
+    ),
+  },
+};
 
 /**
  * GET /book answers from a per-token cache. While the engine has applied no command since, the book's levels
@@ -74,11 +93,20 @@ export function bookRoutes(deps: BookDeps): RouteDef[] {
       path: '/book',
       surface: 'clob',
       summary: 'Order book of one token: levels best last, hash of the snapshot.',
-      query: { type: 'object', properties: { token_id: queryText('Token id (decimal); required.') } },
+      query: BOOK_QUERY,
       response: BOOK_SCHEMA,
       limits: ['clob:book'],
-      errors: ['invalid_token_id', 'no_orderbook'],
+      errors: ['invalid_token_id', 'no_orderbook', 'bad_request', 'unavailable'],
       handler: (req) => {
+        const at = req.query.at;
+        if (typeof at === 'number' && deps.history !== undefined) {
+          const tokenId = tokenIdOf(req.query.token_id);
+          const history = deps.history;
+          return bookAt({ history, projection: deps.projection, acknowledged: deps.acknowledged, clock: deps.clock }, tokenId, at).then((book) => {
+            if (book === undefined) throw new ApiError('no_orderbook');
+            return ok(book);
+          });
+        }
         const reply = cache.get(tokenIdOf(req.query.token_id));
         if (reply === undefined) throw new ApiError('no_orderbook');
         return reply;

@@ -8,6 +8,7 @@ import type { ReadContext } from '../../projections/readModel/index.js';
 import type { EngineReads } from './bookView.js';
 import type { MarketLookup } from './marketForms.js';
 import { bookRoutes } from './bookRoutes.js';
+import { bookHistoryRoutes } from './bookHistoryRoutes.js';
 import { historyRoutes } from './historyRoutes.js';
 import { marketRoutes } from './marketRoutes.js';
 import { priceRoutes } from './priceRoutes.js';
@@ -22,6 +23,10 @@ export interface ClobReadDeps {
   readonly history: ReadContext;
   /** Wall clock, ms since the epoch (book timestamps, /time). */
   readonly clock: () => number;
+  /** The projector's progress: book history is read once it holds what this process acknowledged. */
+  readonly projection?: { readonly position: number; waitFor(pos: number, timeoutMs?: number): Promise<void> };
+  /** The last log position this process acknowledged. */
+  readonly acknowledged?: () => number;
 }
 
 export function clobReadRoutes(deps: ClobReadDeps): RouteDef[] {
@@ -31,5 +36,6 @@ export function clobReadRoutes(deps: ClobReadDeps): RouteDef[] {
     ...priceRoutes(deps),
     ...marketRoutes(deps),
     ...historyRoutes(deps),
+    ...bookHistoryRoutes(deps),
   ];
 }

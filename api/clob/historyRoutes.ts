@@ -5,16 +5,19 @@
 // means max. `fidelity` is the bucket size in minutes (default 1).
 //
 // Here: the token id (`market` / `markets`) must be decimal (400 Invalid token id); the batch takes 1 to 20
-// distinct tokens (`Payload exceeds the limit` beyond) and both `start_ts`/`end_ts` (upstream's batch
-// spelling) and `startTs`/`endTs`; timestamps beyond 2^32 − 1 seconds (year 2106) are a 400. A token with
-// no history, or no market, has an empty history.
+// tokens (`Payload exceeds the limit` beyond; repeats count) and both `start_ts`/`end_ts` (upstream's batch
+// spelling, which wins when both are given) and `startTs`/`endTs`, as JSON integers or decimal strings (null:
+// absent); timestamps are 0 to 2^32 − 1 seconds (year 2106), without leading zeros; `interval` in any letter
+// case. A start after the end is an empty history. A token with no history, or no market, has an empty history.
+// Every one of these rules is in the query and body schemas below.
 
-import { ApiError, badRequest } from '../http/apiErrors.js';
+import { badRequest, type ApiErrorCode } from '../http/apiErrors.js';
 import { ok, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { arr, int, num, obj } from '../schemas/common.js';
-import { BATCH_MAX_TOKENS } from '../../projections/readModel/priceHistory.js';
+import { answering, anyCase, list, TOKEN_ID_PATTERN, UNIX_SECONDS, UNIX_SECONDS_PATTERN, unixSeconds } from '../schemas/formats.js';
+import { BATCH_MAX_TOKENS, MAX_FIDELITY, PRICE_INTERVALS } from '../../projections/readModel/priceHistory.js';
 import { batchPriceHistory, priceHistory, type ReadContext } from '../../projections/readModel/index.js';
-import { checkBatchSize, queryText, tokenIdOf } from './clobInputs.js';
+import { checkBatchSize, tokenId, tokenIdOf } from './clobInputs.js';
 
 export interface HistoryDeps {
   readonly history: ReadContext;
@@ -23,13 +26,30 @@ export interface HistoryDeps {
 const POINT = obj({ t: int('Unix seconds: start of the bucket.'), p: num('Mark at the end of the bucket.') });
 const LATEST_SECOND = 2 ** 32 - 1;
 
-/** A Unix-seconds bound as the read model takes it (digits), checked against the storage range. */
+/** A Unix-seconds bound as the read model takes it (digits), checked against the storage range; null is absent. */
 function seconds(name: string, value: unknown): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  const text = String(value);
-  if (!/^\d{1,12}$/.test(text) || Number(text) > LATEST_SECOND) throw badRequest(`${name}: must be a Unix timestamp in seconds`);
+  if (value === undefined || value === null) return undefined;
+  const text = typeof value === 'number' || typeof value === 'string' ? String(value) : '';
+  if (!UNIX_SECONDS.test(text) || Number(text) > LATEST_SECOND) throw badRequest(`${name}: must be a Unix timestamp in seconds`);
   return text;
 }
+
+const INTERVAL_RULE = { code: 'bad_request' as ApiErrorCode, detail: `interval: must be one of ${PRICE_INTERVALS.join(', ')}` };
+const interval = (): JsonSchema =>
+  answering({ type: 'string', pattern: anyCase(PRICE_INTERVALS), maxLength: 3, description: `${PRICE_INTERVALS.join(', ')} (1m is a month), any letter case; excludes the start and end.` }, INTERVAL_RULE);
+const fidelity = (): JsonSchema =>
+  answering({ type: 'integer', minimum: 1, maximum: MAX_FIDELITY, description: 'Bucket size in minutes (default 1); raised when the range would have more than 100,000 points.' }, { code: 'bad_request', detail: `fidelity: must be an integer from 1 to ${MAX_FIDELITY}` });
+/** A time bound of the batch body: a JSON integer or a decimal string, or null (absent). */
+const timeValue = (name: string): JsonSchema =>
+  answering({ anyOf: [{ type: 'null' }, { type: 'integer', minimum: 0, maximum: LATEST_SECOND }, { type: 'string', pattern: UNIX_SECONDS_PATTERN }], description: 'Unix seconds, 0 to 4294967295: a JSON integer or a decimal string without leading zeros.' }, { code: 'bad_request', detail: `${name}: must be a Unix timestamp in seconds` });
+/** `interval` excludes the bounds (an empty query value counts as absent). */
+const intervalExcludes = (bounds: readonly string[], inQuery: boolean): JsonSchema =>
+  answering(
+    inQuery
+      ? { anyOf: [{ properties: { interval: { const: '' } } }, { properties: Object.fromEntries(bounds.map((b) => [b, { const: '' }])) }] }
+      : { not: { anyOf: bounds.map((b) => ({ required: [b] })) } },
+    { code: 'bad_request', detail: 'interval: interval excludes startTs and endTs' },
+  );
 
 interface BatchBody {
   readonly markets: readonly string[];
@@ -41,7 +61,6 @@ interface BatchBody {
   readonly fidelity?: number;
 }
 
-const TIME_VALUE: JsonSchema = { type: ['integer', 'string'] };
 
 export function historyRoutes(deps: HistoryDeps): RouteDef[] {
   const ctx = deps.history;
@@ -51,12 +70,14 @@ export function historyRoutes(deps: HistoryDeps): RouteDef[] {
       query: {
         type: 'object',
         properties: {
-          market: queryText('Token id (decimal), not the condition id.'),
-          interval: queryText('max, all, 1m (month), 1w, 1d, 6h or 1h; excludes startTs/endTs.'),
-          startTs: queryText('Unix seconds.'),
-          endTs: queryText('Unix seconds.'),
-          fidelity: { type: 'integer', description: 'Bucket size in minutes (default 1).' },
+          market: tokenId('Token id (decimal), not the condition id.'),
+          interval: interval(),
+          startTs: unixSeconds('startTs', 'Start of the range, Unix seconds.'),
+          endTs: unixSeconds('endTs', 'End of the range (exclusive), Unix seconds.'),
+          fidelity: fidelity(),
         },
+        required: ['market'],
+        dependentSchemas: { interval: intervalExcludes(['startTs', 'endTs'], true) },
       },
       response: obj({ history: arr(POINT) }),
       limits: ['clob:prices-history'], errors: ['invalid_token_id', 'bad_request', 'internal'],
@@ -73,20 +94,25 @@ export function historyRoutes(deps: HistoryDeps): RouteDef[] {
       body: {
         type: 'object',
         properties: {
-          markets: { type: 'array', items: { type: 'string' } },
-          start_ts: TIME_VALUE, end_ts: TIME_VALUE, startTs: TIME_VALUE, endTs: TIME_VALUE,
-          interval: { type: 'string' },
-          fidelity: { type: 'integer' },
+          markets: list(
+            answering({ type: 'string', pattern: TOKEN_ID_PATTERN, description: 'Token id (decimal).' }, 'invalid_payload', { pattern: 'invalid_token_id' }),
+            BATCH_MAX_TOKENS,
+            `Token ids, 1 to ${BATCH_MAX_TOKENS} (repeats count).`,
+            { minItems: 1, missing: 'invalid_payload', tooMany: 'payload_too_many' },
+          ),
+          start_ts: timeValue('start_ts'), end_ts: timeValue('end_ts'), startTs: timeValue('startTs'), endTs: timeValue('endTs'),
+          interval: interval(),
+          fidelity: fidelity(),
         },
         required: ['markets'],
+        dependentSchemas: { interval: intervalExcludes(['start_ts', 'end_ts', 'startTs', 'endTs'], false) },
       },
       response: obj({ history: { type: 'object', additionalProperties: arr(POINT), description: 'Keyed by token id.' } }),
       limits: ['clob:batch-prices-history'], errors: ['invalid_payload', 'payload_too_many', 'invalid_token_id', 'bad_request', 'internal'],
       handler: async (req) => {
         const body = req.body as BatchBody;
+        checkBatchSize(body.markets.length, BATCH_MAX_TOKENS);
         const markets = [...new Set(body.markets.map(tokenIdOf))];
-        if (markets.length === 0) throw new ApiError('invalid_payload');
-        checkBatchSize(markets.length, BATCH_MAX_TOKENS);
         const startTs = seconds('start_ts', body.start_ts ?? body.startTs);
         const endTs = seconds('end_ts', body.end_ts ?? body.endTs);
         return ok(await batchPriceHistory(ctx, { markets, interval: body.interval, startTs, endTs, fidelity: body.fidelity }));

@@ -75,6 +75,16 @@ function rewardsOf(info: IndexedMarket | undefined): { rates: { asset_address: s
   return { rates: r.rates.map((x) => ({ ...x })), min_size: r.min_size, max_spread: r.max_spread };
 }
 
+/**
+ * A question's id when the catalog does not give it: as upstream builds it (NegRiskIdLib), its event's id with
+ * the question index in the last byte, for an event id of that form; '' otherwise.
+ */
+function questionIdOf(market: Market): string {
+  const id = market.negRiskMarketId;
+  if (id === null || !/^0x[0-9a-f]{62}00$/.test(id)) return '';
+  return id.slice(0, 64) + market.questionIndex.toString(16).padStart(2, '0');
+}
+
 /** Fields shared by the full and the list form, in upstream's order. */
 function baseForm(engine: EngineReads, market: Market, info: IndexedMarket | undefined): Record<string, unknown> {
   const p = market.params;
@@ -85,7 +95,7 @@ function baseForm(engine: EngineReads, market: Market, info: IndexedMarket | und
     minimum_order_size: p.minSize / UNIT,
     minimum_tick_size: p.tickSize / PRICE_ONE,
     condition_id: market.conditionId,
-    question_id: info?.questionId ?? '',
+    question_id: info?.questionId ?? questionIdOf(market),
     question: info?.question ?? '',
     description: info?.description ?? '',
     market_slug: info?.slug ?? '',
@@ -97,7 +107,8 @@ function baseForm(engine: EngineReads, market: Market, info: IndexedMarket | und
     taker_base_fee: p.takerFeeBps,
     notifications_enabled: false,
     neg_risk: p.negRisk,
-    neg_risk_market_id: info?.negRiskMarketId ?? '',
+    // The engine's event when the market is a question of one (the operator may list it with no catalog entry).
+    neg_risk_market_id: market.negRiskMarketId ?? info?.negRiskMarketId ?? '',
     neg_risk_request_id: info?.negRiskRequestId ?? '',
     icon: info?.icon ?? '',
     image: info?.image ?? '',

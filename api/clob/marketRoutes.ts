@@ -13,7 +13,8 @@
 // Lists iterate the engine's markets ordered by condition id (so a page boundary is stable while no
 // market is listed; one listed meanwhile may shift later pages by one), joined with the catalog index.
 // Pages hold PAGE_SIZE markets; cursors are base64 offsets: `MA==` (or none) first, `LTE=` once no page
-// follows (asking with `LTE=` gives an empty page); any other cursor is a 400. Sampling markets are those
+// follows (asking with `LTE=` gives an empty page); a cursor of another form than those this service issues
+// is a 400 (api/schemas/formats.ts CURSOR_PATTERN, stated in the OpenAPI document). Sampling markets are those
 // trading now: accepting orders and not closed (marketForms.ts). Upstream's sampling set is the markets in
 // its liquidity-rewards programme; there is no such programme here, so it is every market one can trade.
 
@@ -24,7 +25,8 @@ import { END_CURSOR, cursorFor, parseCursor } from '../../projections/readModel/
 import type { Market } from '../../engine/market.js';
 import type { IndexedMarket } from '../../catalog/marketIndex.js';
 import type { EngineReads } from './bookView.js';
-import { conditionIdOf, queryText, tokenIdOf } from './clobInputs.js';
+import { conditionId, cursor } from '../schemas/formats.js';
+import { conditionIdOf, tokenId, tokenIdOf } from './clobInputs.js';
 import { compactForm, fullForm, isSampling, listForm, simplifiedForm, type MarketLookup } from './marketForms.js';
 import { COMPACT_MARKET, FULL_MARKET, LIST_MARKET, pageOf, SIMPLIFIED_MARKET } from './marketSchemas.js';
 
@@ -75,7 +77,7 @@ export function marketRoutes(deps: MarketRouteDeps): RouteDef[] {
     return { limit: PAGE_SIZE, count: slice.length, next_cursor: next, data: slice.map((m) => form(engine, m, markets.get(m.conditionId))) };
   };
 
-  const cursorQuery = { type: 'object', properties: { next_cursor: queryText('Cursor from the previous page; MA== (or none) for the first.') } };
+  const cursorQuery = { type: 'object', properties: { next_cursor: cursor() } };
   const lists: [string, string, boolean, Form, typeof FULL_MARKET][] = [
     ['/markets', 'Order-book markets, list form, by condition id (at the root: only with next_cursor).', false, listForm, LIST_MARKET],
     ['/sampling-markets', 'Markets trading now (accepting orders, not closed), full form.', true, fullForm, FULL_MARKET],
@@ -90,6 +92,7 @@ export function marketRoutes(deps: MarketRouteDeps): RouteDef[] {
     })),
     {
       method: 'GET', path: '/markets/{id}', surface: 'clob', summary: 'One order-book market by condition id, full form.',
+      params: { type: 'object', properties: { id: conditionId() }, required: ['id'] },
       response: FULL_MARKET, errors: ['invalid_market', 'market_not_found'],
       handler: (req) => {
         const market = engineMarket(engine, conditionIdOf(req.params.id));
@@ -99,6 +102,7 @@ export function marketRoutes(deps: MarketRouteDeps): RouteDef[] {
     },
     {
       method: 'GET', path: '/markets-by-token/{token_id}', surface: 'clob', summary: 'The condition id of a token\'s market.',
+      params: { type: 'object', properties: { token_id: tokenId() }, required: ['token_id'] },
       response: obj({ condition_id: str() }), errors: ['invalid_token_id', 'no_orderbook'],
       handler: (req) => {
         const ref = engine.marketOfToken(tokenIdOf(req.params.token_id));
@@ -108,6 +112,7 @@ export function marketRoutes(deps: MarketRouteDeps): RouteDef[] {
     },
     {
       method: 'GET', path: '/clob-markets/{condition_id}', surface: 'clob', summary: 'Trading parameters in the compact form of the V2 client.',
+      params: { type: 'object', properties: { condition_id: conditionId() }, required: ['condition_id'] },
       response: COMPACT_MARKET, errors: ['invalid_market', 'market_not_found'],
       handler: (req) => {
         const market = engineMarket(engine, conditionIdOf(req.params.condition_id));

@@ -3,8 +3,8 @@
 // | endpoint                         | answers                                                          |
 // |----------------------------------|------------------------------------------------------------------|
 // | GET /price?token_id&side         | {price}: BUY → best bid, SELL → best ask (the resting side)       |
-// | GET /prices?token_ids&sides      | {token: {BUY?, SELL?}}; sides pair with token_ids by position;    |
-// | POST /prices [{token_id, side?}] |   without sides, both                                             |
+// | GET /prices?token_ids&sides      | {token: {BUY?, SELL?}}; sides pair with token_ids by position; a  |
+// | POST /prices [{token_id, side?}] |   token without one gets both (extra sides are ignored)           |
 // | GET /midpoint?token_id           | {mid} = (best bid + best ask) / 2                                 |
 // | GET|POST /midpoints              | {token: mid}                                                      |
 // | GET /spread?token_id             | {spread} = best ask − best bid                                    |
@@ -26,16 +26,21 @@ import type { Market } from '../../engine/market.js';
 import { ApiError, badRequest } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { arr, bool, int, num, obj, str } from '../schemas/common.js';
+import { answering, BYTES32_PATTERN, list } from '../schemas/formats.js';
 import { decimalOrEmpty, lastTradeOf, midpointOf, priceFor, quoteOf, spreadOf, type EngineReads, type TokenQuote } from './bookView.js';
-import { BATCH_BODY, batchTokenIds, checkBatchSize, queryList, queryText, sideOf, tokenIdOf, type BatchItem, type BookSideName } from './clobInputs.js';
+import { BATCH_BODY, batchTokenIds, checkBatchSize, MAX_BATCH_ITEMS, side, sideOf, TOKEN_QUERY, tokenId, tokenIdList, tokenIdOf, type BatchItem, type BookSideName } from './clobInputs.js';
 
 export interface PriceDeps {
   readonly engine: EngineReads;
 }
 
-const TOKEN_QUERY = { type: 'object', properties: { token_id: queryText('Token id (decimal); required.') } } as const;
 const TOKEN_ERRORS = ['invalid_token_id', 'no_orderbook'] as const;
-const BUILDER_CODE = /^0x[0-9a-fA-F]{64}$/;
+const BUILDER_CODE = new RegExp(BYTES32_PATTERN);
+const BUILDER_CODE_PARAMS = {
+  type: 'object',
+  properties: { builder_code: answering({ type: 'string', pattern: BYTES32_PATTERN, maxLength: 66, description: 'Builder code: bytes32 hex (0x + 64 hex digits).' }, { code: 'bad_request', detail: 'builder_code: must be bytes32 hex (0x + 64 hex digits)' }) },
+  required: ['builder_code'],
+} as const;
 const BATCH_ERRORS = ['invalid_payload', 'payload_too_many', 'invalid_token_id'] as const;
 const byToken = (value: JsonSchema): JsonSchema => ({ type: 'object', additionalProperties: value, description: 'Keyed by token id.' });
 const SIDES = obj({ BUY: str(), SELL: str() }, { optional: ['BUY', 'SELL'] });
@@ -92,7 +97,7 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
   return [
     {
       method: 'GET', path: '/price', surface: 'clob', summary: 'Best price on one side: BUY → best bid, SELL → best ask.',
-      query: { type: 'object', properties: { token_id: queryText('Token id (decimal); required.'), side: queryText('BUY or SELL; required.') } },
+      query: { type: 'object', properties: { token_id: tokenId(), side: side('BUY → the best bid, SELL → the best ask; any letter case.') }, required: ['token_id', 'side'] },
       response: obj({ price: str('"" when the side is empty.') }),
       limits: ['clob:price'], errors: ['invalid_token_id', 'invalid_side', 'no_orderbook'],
       handler: (req) => {
@@ -103,15 +108,21 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/prices', surface: 'clob', summary: 'Best prices of several tokens (sides pair with token_ids by position; none = both).',
-      query: { type: 'object', properties: { token_ids: queryList('Token ids, comma-separated (at most 500).'), sides: queryList('BUY or SELL per token id, comma-separated.') } },
+      method: 'GET', path: '/prices', surface: 'clob', summary: 'Best prices of several tokens (sides pair with token_ids by position; a token without one gets both).',
+      query: {
+        type: 'object',
+        properties: {
+          token_ids: tokenIdList('Token ids.'),
+          sides: list(side(), MAX_BATCH_ITEMS, `BUY or SELL for the token id at the same position; a token id without one (or past the end of the list) gets both; sides past the last token id are ignored. At most ${MAX_BATCH_ITEMS}.`, { minItems: 1 }),
+        },
+        required: ['token_ids'],
+      },
       response: byToken(SIDES),
       limits: ['clob:prices'], errors: ['invalid_token_id', 'invalid_side', 'payload_too_many', 'bad_request'],
       handler: (req) => {
         const tokenIds = queryTokenIds(req);
-        const sides = req.query.sides as string[] | undefined;
-        if (sides !== undefined && sides.length !== tokenIds.length) throw badRequest('sides: give one side per token id, or none');
-        return ok(pricesAnswer(engine, tokenIds.map((t, i) => [t, sides === undefined ? undefined : sideOf(sides[i])] as const)));
+        const sides = (req.query.sides as string[] | undefined) ?? [];
+        return ok(pricesAnswer(engine, tokenIds.map((t, i) => [t, sides[i] === undefined ? undefined : sideOf(sides[i])] as const)));
       },
     },
     {
@@ -132,7 +143,7 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
     },
     {
       method: 'GET', path: '/midpoints', surface: 'clob', summary: 'Midpoints of several tokens (tokens without one are left out).',
-      query: { type: 'object', properties: { token_ids: queryList('Token ids, comma-separated (at most 500).') } },
+      query: { type: 'object', properties: { token_ids: tokenIdList('Token ids.') }, required: ['token_ids'] },
       response: byToken(str()), errors: ['invalid_token_id', 'payload_too_many'],
       handler: (req) => ok(perToken(engine, queryTokenIds(req), midpointOf)),
     },
@@ -190,7 +201,7 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
     },
     {
       method: 'GET', path: '/fees/builder-fees/{builder_code}', surface: 'clob',
-      summary: 'Fee rates of a builder code in basis points: 0 and 0, since no builder fee is charged here.',
+      summary: 'Fee rates of a builder code in basis points: 0 and 0, since no builder fee is charged here.', params: BUILDER_CODE_PARAMS,
       response: obj({ builder_maker_fee_rate_bps: int('Basis points.'), builder_taker_fee_rate_bps: int('Basis points.') }), errors: ['bad_request'],
       handler: (req) => {
         if (typeof req.params.builder_code !== 'string' || !BUILDER_CODE.test(req.params.builder_code)) throw badRequest('builder_code: must be bytes32 hex (0x + 64 hex digits)');

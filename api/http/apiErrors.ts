@@ -46,6 +46,7 @@ export const API_ERRORS = {
   id_not_found: { status: 404, message: 'id not found', catalogType: 'not found error', when: 'A catalog market or event id does not exist.' },
   slug_not_found: { status: 404, message: 'slug not found', catalogType: 'not found error', when: 'A catalog market or event slug does not exist.' },
   market_not_found: { status: 404, message: 'market not found', when: 'An order-book market id does not exist.' },
+  neg_risk_event_not_found: { status: 404, message: 'neg risk market not found', when: 'No market of the engine is a question of this neg-risk market id (operator API).' },
   no_orderbook: { status: 404, message: 'No orderbook exists for the requested token id', when: 'The token id belongs to no listed market.' },
   order_not_found: { status: 404, message: 'Order not found', when: 'No order has this id (for this account).' },
   heartbeat_invalid: { status: 400, message: 'Invalid Heartbeat ID', when: 'POST /v1/heartbeats named a heartbeat_id that is not the session\'s current one (or the caller has no session); the body also carries `heartbeat_id`, the id to send next ("" when no session is live), and `error_msg`. Nothing changes.' },

@@ -16,6 +16,14 @@ export type RequestMethod = Method | 'HEAD';
 /** A JSON schema (draft 2020-12 subset that ajv, fast-json-stringify and OpenAPI 3.1 all read). */
 export type JsonSchema = { readonly [key: string]: unknown };
 
+/**
+ * What a value that does not fit its schema is answered with, as a schema's `x-error` (or `x-error-<keyword>`
+ * for one keyword): a catalogue code, or a code and the detail its message takes (`{detail}`). Without a
+ * detail, the detail says which parameter is wrong and how (schemas.ts). A required value that is missing
+ * answers its own schema's rule.
+ */
+export type ErrorRule = ApiErrorCode | { readonly code: ApiErrorCode; readonly detail?: string };
+
 export interface ApiRequest<Q = Record<string, unknown>, B = unknown> {
   readonly method: RequestMethod;
   /** Path relative to the surface's mount point (what an L2 HMAC signs), without the query string. */
@@ -52,11 +60,28 @@ export interface RouteDef<Q = Record<string, unknown>, B = unknown> {
   readonly path: string;
   readonly surface: Surface;
   readonly summary: string;
-  /** Schema of the query as an object of named parameters. Array parameters take comma-separated values. */
+  /**
+   * Schema of the query as an object of named parameters. Array parameters take comma-separated values. An
+   * empty value counts as absent and values are trimmed, unless the query is strict. Properties tied by
+   * `dependentRequired` / `dependentSchemas` are documented as one form-exploded object parameter.
+   */
   readonly query?: JsonSchema;
-  /** Activity endpoints refuse parameters their query schema does not name (spec §7 `unknown_field`). */
+  /**
+   * Activity endpoints refuse parameters their query schema does not name (spec §7 `unknown_field`), and take
+   * every value as sent: an empty value is a value (upstream's Data API document), nothing is trimmed.
+   */
   readonly strictQuery?: boolean;
+  /** Schema of the path parameters as an object (each `{name}` of the path); without it, any string. */
+  readonly params?: JsonSchema;
   readonly body?: JsonSchema;
+  /** The body may be left out (empty): the handler then sees `body` undefined. */
+  readonly bodyOptional?: boolean;
+  /**
+   * Authentication, run once the body has arrived and before the path parameters, query and body are checked
+   * against their schemas: a request that fails it is refused (401) before anything else of it is judged.
+   * It throws to refuse; the handler may authenticate again (authenticate.ts remembers the answer per request).
+   */
+  readonly guard?: (req: ApiRequest<unknown, unknown>) => void;
   /** Schema of the 200 body; a string body with `{type: 'string'}` is sent as text/plain. */
   readonly response: JsonSchema;
   /** Rate-limit windows (rateLimits.ts) this route counts against, in addition to its surface's window. */

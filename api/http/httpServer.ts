@@ -3,8 +3,10 @@
 // a documented rule (rootRules.ts). Service endpoints (/metrics, /openapi.json, operator) live at the root.
 //
 // Per request, in order: rate limits (429 + Retry-After), the activity IP allowlist (403), unknown query
-// parameters on strict routes, query validation, body cap (413) and JSON parsing and validation, then the
-// handler. uWS request data is read synchronously before the first await (uWS invalidates `req` after the
+// parameters on strict routes, path parameter and query validation, body cap (413) and JSON parsing and
+// validation, then the handler. A route with a guard (authentication) has it run once the body has arrived,
+// and only then are its path parameters, query and body validated: a request that fails authentication is
+// refused before anything else of it is judged (schemas.ts says which error each input answers). uWS request data is read synchronously before the first await (uWS invalidates `req` after the
 // callback returns); every response registers onAborted and writes nothing after the client went away.
 //
 // Methods (RFC 9110 §9): every GET route also answers HEAD (the same status and headers, no body); every
@@ -34,7 +36,7 @@ import { METHOD_HEADER } from './edge/requestHead.js';
 import type { IpAllowlist } from './ipAllowlist.js';
 import { apiKeyRateKey, type RateLimiter } from './rateLimiter.js';
 import type { RootRule } from './rootRules.js';
-import { compileRoute, queryObject, unknownParam, validationError, type CompiledRoute } from './schemas.js';
+import { checkBody, checkParams, checkQuery, compileRoute, unknownParam, type CompiledRoute } from './schemas.js';
 import type { UwsModule } from './uwsLoader.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -250,7 +252,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     return failure(surface, new ApiError(surface === 'activity' ? 'internal_db' : 'internal'));
   };
 
-  /** Admission checks that need no body: rate limits, allowlist, query. Returns the validated query. */
+  /** Admission checks that need no body: rate limits, allowlist, and (without a guard) path parameters and query. Returns the query, validated unless guarded. */
   const admit = (route: CompiledRoute, inc: Incoming, query: URLSearchParams, now: number): Record<string, unknown> => {
     const def = route.def;
     if (limiter !== undefined) {
@@ -264,32 +266,24 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       const unknown = unknownParam(route, query);
       if (unknown !== undefined) throw new ApiError('unknown_field', { name: unknown });
     }
-    if (route.validateQuery === undefined) return Object.fromEntries(query);
-    const q = queryObject(route, query);
-    if (!route.validateQuery(q)) throw validationError(route.validateQuery.errors, 'query');
-    return q;
-  };
-
-  const parseBody = (route: CompiledRoute, raw: string): unknown => {
-    if (route.validateBody === undefined) return undefined;
-    let body: unknown;
-    try {
-      body = raw === '' ? undefined : JSON.parse(raw);
-    } catch {
-      throw route.def.surface === 'clob' ? new ApiError('invalid_payload') : new ApiError('bad_request', { detail: 'body is not valid JSON' });
-    }
-    if (!route.validateBody(body)) {
-      throw route.def.surface === 'clob' ? new ApiError('invalid_payload') : validationError(route.validateBody.errors, 'body');
-    }
-    return body;
+    if (def.guard !== undefined) return Object.fromEntries(query);
+    checkParams(route, inc.params);
+    return checkQuery(route, query);
   };
 
   const run = (res: HttpResponse, state: RequestState, route: CompiledRoute, inc: Incoming, rawBody: string, query: URLSearchParams, q: Record<string, unknown>, startedAt: number): void => {
     const surface = route.def.surface;
     let result: Reply | Promise<Reply>;
     try {
-      const body = parseBody(route, rawBody);
-      const request: ApiRequest = { method: inc.method, path: inc.path, params: inc.params, query: q, rawQuery: query, body, rawBody, headers: inc.headers, ip: inc.ip, receivedAt: startedAt };
+      const request: { -readonly [K in keyof ApiRequest]: ApiRequest[K] } = { method: inc.method, path: inc.path, params: inc.params, query: q, rawQuery: query, body: undefined, rawBody, headers: inc.headers, ip: inc.ip, receivedAt: startedAt };
+      const guard = route.def.guard;
+      if (guard !== undefined) {
+        // The same request object goes on to the handler, so what the guard learnt is found again there.
+        guard(request);
+        checkParams(route, inc.params);
+        request.query = checkQuery(route, query);
+      }
+      request.body = checkBody(route, rawBody);
       result = route.def.handler(request);
     } catch (error) {
       send(res, state, route, toReply(surface, route, error), startedAt);

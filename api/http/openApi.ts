@@ -1,9 +1,14 @@
 // The OpenAPI 3.1 document, generated from the same route definitions and schemas the server validates and
-// serialises with. Each route appears under its surface prefix; the root aliases are described in the
-// document's description (rootRules.ts). Each operation lists every status it can answer: its handler's
-// declared errors, those the server adds from the route's shape (rate limits, query and body validation, the
-// body cap, the activity allowlist) and the header edge's refusals. HEAD and OPTIONS, which every path
-// answers (httpServer.ts), are described in the document's description rather than per path.
+// serialises with, so it states every rule of a request's form the service enforces: path parameters, query
+// parameters (an optional one on /catalog and /clob `allowEmptyValue`, as the server reads `x=` as absent;
+// parameters tied by `dependentRequired` / `dependentSchemas` as one form-exploded object parameter, the one
+// place such a rule fits) and bodies (optional ones not required). Schemas go out without their `x-error`
+// annotations, whose codes are listed as responses instead. Each route appears under its surface prefix; the
+// root aliases are described in the document's description (rootRules.ts). Each operation lists every status
+// it can answer: its handler's declared errors, those the server adds from the route's shape (rate limits,
+// query and body validation, the body cap, the activity allowlist), those its schemas name, and the header
+// edge's refusals. HEAD and OPTIONS, which every path answers (httpServer.ts), are described in the
+// document's description rather than per path. test/api/openapiFuzz.test.ts holds the service to it.
 
 import { API_ERRORS, EDGE_ERRORS, type ApiErrorCode, type ApiErrorSpec, type EdgeErrorCode } from './apiErrors.js';
 import type { JsonSchema, RouteDef } from './apiTypes.js';
@@ -11,21 +16,130 @@ import { ROOT_RULES } from './rootRules.js';
 
 const PREFIX: Readonly<Record<RouteDef['surface'], string>> = { catalog: '/catalog', activity: '/activity', clob: '/clob', service: '' };
 
+/** `schema` without its `x-error` annotations (their codes are documented as responses instead), deeply. */
+function documented(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(documented);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) if (!key.startsWith('x-error')) out[key] = documented(value);
+  return out;
+}
+
+/** Every error code an `x-error` of the schema names. */
+function ruleCodes(schema: unknown, into: Set<ApiErrorCode>): Set<ApiErrorCode> {
+  if (Array.isArray(schema)) for (const item of schema) ruleCodes(item, into);
+  else if (schema !== null && typeof schema === 'object') {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key.startsWith('x-error')) into.add((typeof value === 'string' ? value : (value as { code: ApiErrorCode }).code) as ApiErrorCode);
+      else ruleCodes(value, into);
+    }
+  }
+  return into;
+}
+
+/** Names a schema's `required` lists (at any depth) mention. */
+function mentioned(schema: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(schema)) for (const item of schema) mentioned(item, into);
+  else if (schema !== null && typeof schema === 'object') {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'required' && Array.isArray(value)) for (const name of value) into.add(String(name));
+      else if (key === 'properties' && value !== null && typeof value === 'object') for (const name of Object.keys(value)) into.add(name);
+      else mentioned(value, into);
+    }
+  }
+  return into;
+}
+
+/**
+ * Query properties that `dependentRequired` / `dependentSchemas` tie together, in groups: each group is
+ * documented as one form-exploded object parameter (its properties go on the wire as parameters of their
+ * own), the only place OpenAPI lets a rule span several parameters.
+ */
+function dependentGroups(query: JsonSchema): string[][] {
+  const edges: [string, string[]][] = [];
+  for (const [name, deps] of Object.entries((query.dependentRequired ?? {}) as Record<string, string[]>)) edges.push([name, deps]);
+  for (const [name, sub] of Object.entries((query.dependentSchemas ?? {}) as Record<string, unknown>)) edges.push([name, [...mentioned(sub, new Set())]]);
+  const groups: Set<string>[] = [];
+  for (const [name, deps] of edges) {
+    const joined = new Set([name, ...deps]);
+    for (const group of groups.filter((g) => [...joined].some((n) => g.has(n)))) {
+      for (const n of group) joined.add(n);
+      groups.splice(groups.indexOf(group), 1);
+    }
+    groups.push(joined);
+  }
+  const order = Object.keys((query.properties ?? {}) as object);
+  return groups.map((g) => order.filter((n) => g.has(n)));
+}
+
+/** A group parameter's name: the common prefix of its members (filterType, filterAmount → filter), else their names joined. */
+function groupName(names: readonly string[]): string {
+  let prefix = names[0] ?? '';
+  for (const n of names) while (!n.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix.length >= 3 ? prefix : names.join('_');
+}
+
+/** An empty value, which the server reads as absent, is also valid (a non-strict query's optional parameter). */
+const orEmpty = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'string', enum: [''] }] });
+
 function parametersOf(route: RouteDef): JsonSchema[] {
   const out: JsonSchema[] = [];
-  for (const match of route.path.matchAll(/\{(\w+)\}/g)) out.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
-  const props = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((route.query?.required as string[] | undefined) ?? []);
+  const pathProps = (route.params?.properties ?? {}) as Record<string, JsonSchema>;
+  for (const match of route.path.matchAll(/\{(\w+)\}/g)) {
+    const name = match[1] as string;
+    const { description, ...schema } = (pathProps[name] ?? { type: 'string' }) as { description?: string };
+    out.push({ name, in: 'path', required: true, ...(description === undefined ? {} : { description }), schema: documented(schema) });
+  }
+  const query = route.query;
+  if (query === undefined) return out;
+  const props = (query.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((query.required as string[] | undefined) ?? []);
+  const lax = route.strictQuery !== true;
+  const groups = dependentGroups(query);
+  const grouped = new Set(groups.flat());
   for (const [name, schema] of Object.entries(props)) {
+    const group = groups.find((g) => g[0] === name);
+    if (group !== undefined) {
+      const emptyAllowed = (n: string): boolean => lax && !required.has(n) && (props[n] as { type?: unknown }).type !== 'array';
+      const members = Object.fromEntries(group.map((n) => [n, documented(emptyAllowed(n) ? orEmpty(props[n] as JsonSchema) : props[n])]));
+      const pick = (rules: unknown): Record<string, unknown> | undefined => {
+        const kept = Object.entries((rules ?? {}) as Record<string, unknown>).filter(([n]) => group.includes(n));
+        return kept.length === 0 ? undefined : Object.fromEntries(kept.map(([n, v]) => [n, documented(v)]));
+      };
+      const dependentRequired = pick(query.dependentRequired);
+      const dependentSchemas = pick(query.dependentSchemas);
+      const groupRequired = group.filter((n) => required.has(n));
+      out.push({
+        name: groupName(group),
+        in: 'query',
+        required: groupRequired.length > 0,
+        description: `${group.join(', ')}: each a query parameter of its own. ${group.map((n) => `${n}: ${String((props[n] as { description?: string }).description ?? '')}`).join(' ')}`.trim(),
+        style: 'form',
+        explode: true,
+        schema: {
+          type: 'object',
+          properties: members,
+          ...(groupRequired.length === 0 ? {} : { required: groupRequired }),
+          ...(dependentRequired === undefined ? {} : { dependentRequired }),
+          ...(dependentSchemas === undefined ? {} : { dependentSchemas }),
+          additionalProperties: false,
+        },
+      });
+      continue;
+    }
+    if (grouped.has(name)) continue;
     const { description, ...rest } = schema as { description?: string; type?: unknown };
     const isArray = rest.type === 'array';
+    // A list is never empty on the wire (`x=` is one empty item, which its items refuse).
+    const optionalEmpty = lax && !required.has(name) && !isArray;
     out.push({
       name,
       in: 'query',
       required: required.has(name),
       ...(description === undefined ? {} : { description: isArray ? `${description} Comma-separated.` : description }),
       ...(isArray ? { style: 'form', explode: false } : {}),
-      schema: rest,
+      ...(optionalEmpty ? { allowEmptyValue: true } : {}),
+      schema: documented(rest),
     });
   }
   return out;
@@ -34,11 +148,12 @@ function parametersOf(route: RouteDef): JsonSchema[] {
 /** The error codes the server itself may answer a route with, whatever its handler does (httpServer.ts). */
 function serverErrors(route: RouteDef): ApiErrorCode[] {
   const codes: ApiErrorCode[] = ['rate_limited', route.surface === 'activity' ? 'internal_db' : 'internal'];
-  if (route.query !== undefined) codes.push('bad_request');
+  if (route.query !== undefined || route.params !== undefined) codes.push('bad_request');
   if (route.strictQuery === true) codes.push('unknown_field');
   if (route.surface === 'activity') codes.push('ip_not_allowlisted');
   if (route.method !== 'GET') codes.push('body_too_large');
   if (route.body !== undefined) codes.push(route.surface === 'clob' ? 'invalid_payload' : 'bad_request');
+  for (const schema of [route.query, route.params, route.body]) for (const code of ruleCodes(schema, new Set())) codes.push(code);
   return codes;
 }
 
@@ -84,11 +199,11 @@ export function openApiDocument(routes: readonly RouteDef[], version: string): J
     paths[path] ??= {};
     (paths[path] as Record<string, JsonSchema>)[route.method.toLowerCase()] = {
       summary: route.summary,
-      tags: [route.surface],
+      tags: [route.path.startsWith('/operator/') ? 'operator' : route.surface],
       parameters: parametersOf(route),
-      ...(route.body === undefined ? {} : { requestBody: { required: true, content: { 'application/json': { schema: route.body } } } }),
+      ...(route.body === undefined ? {} : { requestBody: { required: route.bodyOptional !== true, content: { 'application/json': { schema: documented(route.body) } } } }),
       responses: {
-        200: { description: 'OK', content: { [text ? 'text/plain' : 'application/json']: { schema: route.response } } },
+        200: { description: 'OK', content: { [typeof route.response.contentMediaType === 'string' ? route.response.contentMediaType : text ? 'text/plain' : 'application/json']: { schema: route.response } } },
         ...errorResponses(route),
       },
     };
@@ -102,6 +217,7 @@ export function openApiDocument(routes: readonly RouteDef[], version: string): J
       description:
         'Catalog (/catalog), activity (/activity) and order-book and trading (/clob) surfaces. Every path is also served at the root when only one surface has it; shared paths follow these rules:\n' +
         rules +
+        '\n\nParameters and bodies: every rule the service applies to their form is in their schemas, and a value that breaks one is answered 400 (the public CLOB\'s message where it has one). On /catalog and /clob an empty query value (`x=`) counts as absent; on /activity it is a value, as in upstream\'s Data API document, so only what the schema admits is taken. A request the schemas admit can still be refused by the state it finds (funds, a market\'s status, a signed request already applied: the engine\'s 400s and 404s). Trading routes authenticate first (the public CLOB\'s L1 or L2 `POLY_*` headers, or a read-only key for private reads), and only then are their parameters and bodies judged; the operator API (/operator, present only when the service runs with an operator token) needs `Authorization: Bearer <token>` first in the same way.' +
         '\n\nEvery GET path also answers HEAD (headers only). Every path answers OPTIONS with 204 and `Allow` (and, for a CORS preflight from an allowed origin, the CORS headers), and any other method with 405 and `Allow`; a method the server does not know gets 501. HTTP/1.0 and HTTP/1.1 are served; bodies above a size threshold (16 KiB by default) are compressed with br or gzip when Accept-Encoding allows.',
     },
     paths,

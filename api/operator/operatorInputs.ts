@@ -50,6 +50,12 @@ export function conditionId(value: string): string {
   return conditionIdOf(value).toLowerCase();
 }
 
+/** A neg-risk event id (upstream's neg-risk market id): 0x + 64 hex, answered lower-case. */
+export function negRiskMarketId(value: string, name = 'negRiskMarketId'): string {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(value)) throw badRequest(`${name} must be 0x + 64 hex digits (a neg-risk market id)`);
+  return value.toLowerCase();
+}
+
 export function tokenId(value: string, name: string): string {
   if (!TOKEN_ID.test(value) || BigInt(value) >= UINT256_LIMIT) throw badRequest(`${name} must be a decimal token id (uint256, no leading zeros)`);
   return value;

@@ -1,9 +1,11 @@
 // The operator API (`/operator/*`, the service surface): money in and out, markets listed and managed by
 // hand, and signer authorisations for signature types 1 and 2. Mounted only when an operator token is
-// configured. Every route first checks `Authorization: Bearer <token>` (operatorAuth.ts) and refuses with 401
-// before it reads anything else; then it checks its body and parameters exactly (operatorInputs.ts), so bad
-// input is a 400 that changes nothing; then it submits one engine command through the log and answers once
-// it is durable. An engine refusal answers with the reject's status and the engine's own message.
+// configured. Every route first checks `Authorization: Bearer <token>` (operatorAuth.ts, the routes' guard) and
+// refuses with 401 before it reads anything else; then the server checks its path parameters and body against
+// their schemas (BODIES and PATH_PARAMS below, formats in operatorSchemas.ts; the OpenAPI document states
+// them), and the handler reads them exactly (operatorInputs.ts), so bad input is a 400 that changes nothing;
+// then it submits one engine command through the log and answers once it is durable. An engine refusal answers
+// with the reject's status and the engine's own message. A new route with a body adds it to BODIES.
 // Endpoints, bodies and curl examples: README.md here.
 
 import type { Command, Engine } from '../../engine/index.js';
@@ -11,11 +13,12 @@ import type { Submission } from '../../host/engineHost.js';
 import type { CommandGateway } from '../../host/commandGateway.js';
 import { ApiError, badRequest, type ApiErrorCode } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type JsonSchema, type Method, type Reply, type RouteDef } from '../http/apiTypes.js';
-import { bool, obj, str } from '../schemas/common.js';
+import { bool, obj } from '../schemas/common.js';
 import { refusalOf } from '../trading/engineReplies.js';
 import { OperatorToken } from './operatorAuth.js';
-import { address, bodyValidator, conditionId, minSize, readBody, tickSize, tokenId, usdcAmount } from './operatorInputs.js';
-import { ACCOUNT_RESPONSE, BALANCE_RESPONSE, MARKET_RESPONSE, SIGNERS_RESPONSE, accountView, balanceView, marketView, signersView } from './operatorViews.js';
+import * as formats from './operatorSchemas.js';
+import { address, bodyValidator, conditionId, minSize, negRiskMarketId, readBody, tickSize, tokenId, usdcAmount } from './operatorInputs.js';
+import { ACCOUNT_RESPONSE, BALANCE_RESPONSE, MARKET_RESPONSE, NEG_RISK_EVENT_RESPONSE, SIGNERS_RESPONSE, accountView, balanceView, marketView, negRiskEventView, signersView } from './operatorViews.js';
 
 export interface OperatorDeps {
   /** The engine host: commands go through the log; reads come from `host.engine`. */
@@ -26,20 +29,69 @@ export interface OperatorDeps {
 
 const bps = (description: string): JsonSchema => ({ type: 'integer', minimum: 0, maximum: 10_000, description });
 
-const MONEY_BODY = obj({ address: str(), amount: str('USDC as a decimal string, at most 6 decimals') });
-const LIST_BODY = obj(
-  { conditionId: str(), tokenIds: { type: 'array', items: str(), minItems: 2, maxItems: 2 }, tickSize: str(), minSize: str(), makerFeeBps: bps('maker fee'), takerFeeBps: bps('taker fee'), negRisk: bool() },
-  { optional: ['tickSize', 'minSize', 'makerFeeBps', 'takerFeeBps', 'negRisk'] },
-);
-const PARAMS_BODY = obj(
-  { tickSize: str(), minSize: str(), makerFeeBps: bps('maker fee'), takerFeeBps: bps('taker fee'), negRisk: bool() },
-  { optional: ['tickSize', 'minSize', 'makerFeeBps', 'takerFeeBps', 'negRisk'] },
-);
-const RESOLVE_BODY = obj({ winningOutcome: { type: 'integer', enum: [0, 1] }, winningTokenId: str() }, { optional: ['winningOutcome', 'winningTokenId'] });
-const PAIR_BODY = obj({ maker: str(), signer: str() });
+const bad = (detail: string): { code: 'bad_request'; detail: string } => ({ code: 'bad_request', detail });
+const MONEY_BODY = obj({ address: formats.address('address'), amount: formats.usdcAmount() });
+const QUESTION_INDEX: JsonSchema = { type: 'integer', minimum: 0, maximum: 255, description: "the question's index in its neg-risk event" };
+const LIST_FIELDS = {
+  conditionId: formats.conditionId(),
+  tokenIds: { type: 'array', items: formats.tokenId(), minItems: 2, maxItems: 2, uniqueItems: true, 'x-error-uniqueItems': bad('tokenIds must be two different token ids'), description: 'The two outcome tokens, different.' },
+  tickSize: formats.tickSize(), minSize: formats.minSize(), makerFeeBps: bps('maker fee'), takerFeeBps: bps('taker fee'),
+} as const;
+const LIST_BODY = {
+  ...obj(
+    { ...LIST_FIELDS, negRisk: bool(), negRiskMarketId: formats.negRiskMarketId('negRiskMarketId', 'the neg-risk event to list the market into (0x + 64 hex)'), questionIndex: QUESTION_INDEX },
+    { optional: ['tickSize', 'minSize', 'makerFeeBps', 'takerFeeBps', 'negRisk', 'negRiskMarketId', 'questionIndex'] },
+  ),
+  dependentRequired: { negRiskMarketId: ['questionIndex'], questionIndex: ['negRiskMarketId'] },
+  'x-error-dependentRequired': bad('give both negRiskMarketId and questionIndex, or neither'),
+};
+const QUESTION_BODY = obj({ ...LIST_FIELDS, questionIndex: QUESTION_INDEX }, { optional: ['tickSize', 'minSize', 'makerFeeBps', 'takerFeeBps'] });
+const RESOLVE_EVENT_BODY = obj({ winningConditionId: formats.conditionId('The winning market\'s condition id.') });
+const PARAMS_BODY = {
+  ...obj(
+    { tickSize: formats.tickSize(), minSize: formats.minSize(), makerFeeBps: bps('maker fee'), takerFeeBps: bps('taker fee'), negRisk: bool() },
+    { optional: ['tickSize', 'minSize', 'makerFeeBps', 'takerFeeBps', 'negRisk'] },
+  ),
+  minProperties: 1,
+  'x-error-minProperties': bad('give at least one of tickSize, minSize, makerFeeBps, takerFeeBps, negRisk'),
+};
+const RESOLVE_BODY = {
+  ...obj({ winningOutcome: { type: 'integer', enum: [0, 1] }, winningTokenId: formats.tokenId('The winning token (one of the market\'s two).') }, { optional: ['winningOutcome', 'winningTokenId'] }),
+  oneOf: [{ required: ['winningOutcome'] }, { required: ['winningTokenId'] }],
+  'x-error-oneOf': bad('give exactly one of winningOutcome and winningTokenId'),
+};
+/** A maker and a signer; a maker needs no authorisation of itself (POST: nothing to do; DELETE: nothing authorised). */
+const PAIR_BODY = obj({ maker: formats.address('maker'), signer: formats.address('signer') });
+
+/** The body of each route that has one (the server checks it after the token). */
+const BODIES: Readonly<Record<string, JsonSchema>> = {
+  'POST /operator/deposit': MONEY_BODY,
+  'POST /operator/withdraw': MONEY_BODY,
+  'POST /operator/markets': LIST_BODY,
+  'POST /operator/neg-risk-events/{neg_risk_market_id}/markets': QUESTION_BODY,
+  'POST /operator/neg-risk-events/{neg_risk_market_id}/resolve': RESOLVE_EVENT_BODY,
+  'POST /operator/markets/{condition_id}/params': PARAMS_BODY,
+  'POST /operator/markets/{condition_id}/resolve': RESOLVE_BODY,
+  'POST /operator/signers': PAIR_BODY,
+  'DELETE /operator/signers': PAIR_BODY,
+};
+
+/** The schema of each path parameter, by name. */
+const PATH_PARAMS: Readonly<Record<string, JsonSchema>> = {
+  address: formats.address('address'),
+  maker: formats.address('maker'),
+  condition_id: formats.conditionId(),
+  neg_risk_market_id: formats.negRiskMarketId('neg_risk_market_id'),
+};
+
+function paramsOf(path: string): JsonSchema | undefined {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  if (names.length === 0) return undefined;
+  return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, PATH_PARAMS[n] ?? { type: 'string' }])), required: names };
+}
 
 interface MoneyBody { address: string; amount: string }
-interface ListBody { conditionId: string; tokenIds: string[]; tickSize?: string; minSize?: string; makerFeeBps?: number; takerFeeBps?: number; negRisk?: boolean }
+interface ListBody { conditionId: string; tokenIds: string[]; tickSize?: string; minSize?: string; makerFeeBps?: number; takerFeeBps?: number; negRisk?: boolean; negRiskMarketId?: string; questionIndex?: number }
 type ParamsBody = Partial<Pick<ListBody, 'tickSize' | 'minSize' | 'makerFeeBps' | 'takerFeeBps' | 'negRisk'>>;
 interface ResolveBody { winningOutcome?: 0 | 1; winningTokenId?: string }
 interface PairBody { maker: string; signer: string }
@@ -55,7 +107,7 @@ export function operatorRoutes(deps: OperatorDeps): RouteDef[] {
   const engine: Engine = deps.host.engine;
   const validators = {
     money: bodyValidator(MONEY_BODY), list: bodyValidator(LIST_BODY), params: bodyValidator(PARAMS_BODY),
-    resolve: bodyValidator(RESOLVE_BODY), pair: bodyValidator(PAIR_BODY),
+    resolve: bodyValidator(RESOLVE_BODY), pair: bodyValidator(PAIR_BODY), question: bodyValidator(QUESTION_BODY), resolveEvent: bodyValidator(RESOLVE_EVENT_BODY),
   };
 
   /** Submits one command; throws the engine's refusal, if any. */
@@ -66,6 +118,10 @@ export function operatorRoutes(deps: OperatorDeps): RouteDef[] {
 
   const route = (method: Method, path: string, summary: string, response: JsonSchema, errors: readonly ApiErrorCode[], handler: (req: ApiRequest) => Promise<Reply> | Reply): RouteDef => ({
     method, path, surface: 'service', summary, response, errors: [...COMMON_ERRORS, ...errors],
+    // The token first; then the server checks the path and the body against their schemas.
+    guard: (req) => token.require(req.headers),
+    ...(paramsOf(path) === undefined ? {} : { params: paramsOf(path) }),
+    ...(BODIES[`${method} ${path}`] === undefined ? {} : { body: BODIES[`${method} ${path}`] }),
     handler: (req) => {
       token.require(req.headers);
       return handler(req);
@@ -88,6 +144,24 @@ export function operatorRoutes(deps: OperatorDeps): RouteDef[] {
     return ok(view);
   };
 
+  /** Lists a market, as a question of a neg-risk event when `event` is given (negRisk then defaults to true). */
+  const listMarket = async (body: ListBody, event?: { negRiskMarketId: string; questionIndex: number }): Promise<Reply> => {
+    const id = conditionId(body.conditionId);
+    const [t0, t1] = body.tokenIds.map((t, i) => tokenId(t, `tokenIds.${i}`)) as [string, string];
+    if (t0 === t1) throw badRequest('tokenIds must be two different token ids');
+    await submit({
+      type: 'ListMarket', conditionId: id, tokenIds: [t0, t1], tickSize: tickSize(body.tickSize ?? DEFAULT_TICK), minSize: minSize(body.minSize ?? DEFAULT_MIN_SIZE),
+      makerFeeBps: body.makerFeeBps ?? 0, takerFeeBps: body.takerFeeBps ?? 0, negRisk: body.negRisk ?? event !== undefined, ...event,
+    });
+    return marketReply(id);
+  };
+
+  const eventReply = (id: string): Reply => {
+    const view = negRiskEventView(engine, id);
+    if (view === undefined) throw new ApiError('neg_risk_event_not_found');
+    return ok(view);
+  };
+
   const lifecycle = (type: 'PauseMarket' | 'ResumeMarket') => async (req: ApiRequest): Promise<Reply> => {
     const id = conditionId(param(req, 'condition_id'));
     await submit({ type, conditionId: id });
@@ -98,7 +172,6 @@ export function operatorRoutes(deps: OperatorDeps): RouteDef[] {
     const body = readBody<PairBody>(req.rawBody, validators.pair);
     const maker = address(body.maker, 'maker');
     const signer = address(body.signer, 'signer');
-    if (maker === signer) throw badRequest('signer must differ from maker (a maker signs its own orders without authorisation)');
     return { maker, signer };
   };
 
@@ -107,16 +180,23 @@ export function operatorRoutes(deps: OperatorDeps): RouteDef[] {
     route('POST', '/operator/withdraw', "Debit USDC from an address's free balance", BALANCE_RESPONSE, ['engine_rejected'], money('Withdraw')),
     route('GET', '/operator/accounts/{address}', 'Collateral and token balances of an address', ACCOUNT_RESPONSE, [], (req) => ok(accountView(engine, address(param(req, 'address'), 'address')))),
 
-    route('POST', '/operator/markets', 'List a market on the engine', MARKET_RESPONSE, ['invalid_market', 'engine_rejected'], async (req) => {
+    route('POST', '/operator/markets', 'List a market on the engine (as a question of a neg-risk event with negRiskMarketId and questionIndex)', MARKET_RESPONSE, ['invalid_market', 'engine_rejected'], async (req) => {
       const body = readBody<ListBody>(req.rawBody, validators.list);
-      const id = conditionId(body.conditionId);
-      const [t0, t1] = body.tokenIds.map((t, i) => tokenId(t, `tokenIds.${i}`)) as [string, string];
-      if (t0 === t1) throw badRequest('tokenIds must be two different token ids');
-      await submit({
-        type: 'ListMarket', conditionId: id, tokenIds: [t0, t1], tickSize: tickSize(body.tickSize ?? DEFAULT_TICK), minSize: minSize(body.minSize ?? DEFAULT_MIN_SIZE),
-        makerFeeBps: body.makerFeeBps ?? 0, takerFeeBps: body.takerFeeBps ?? 0, negRisk: body.negRisk ?? false,
-      });
-      return marketReply(id);
+      if ((body.negRiskMarketId === undefined) !== (body.questionIndex === undefined)) throw badRequest('give both negRiskMarketId and questionIndex, or neither');
+      const event = body.negRiskMarketId === undefined ? undefined : { negRiskMarketId: negRiskMarketId(body.negRiskMarketId), questionIndex: body.questionIndex ?? 0 };
+      return listMarket(body, event);
+    }),
+    route('POST', '/operator/neg-risk-events/{neg_risk_market_id}/markets', 'Add a market to a neg-risk event as its question questionIndex (the first one creates the event)', MARKET_RESPONSE, ['invalid_market', 'engine_rejected'], async (req) => {
+      const event = negRiskMarketId(param(req, 'neg_risk_market_id'), 'neg_risk_market_id');
+      const body = readBody<ListBody & { questionIndex: number }>(req.rawBody, validators.question);
+      return listMarket(body, { negRiskMarketId: event, questionIndex: body.questionIndex });
+    }),
+    route('GET', '/operator/neg-risk-events/{neg_risk_market_id}', 'A neg-risk event: its questions, winner and what conversions paid ahead', NEG_RISK_EVENT_RESPONSE, ['neg_risk_event_not_found'], (req) => eventReply(negRiskMarketId(param(req, 'neg_risk_market_id'), 'neg_risk_market_id'))),
+    route('POST', '/operator/neg-risk-events/{neg_risk_market_id}/resolve', 'Resolve a neg-risk event by its winning market: it YES, every other question NO', NEG_RISK_EVENT_RESPONSE, ['invalid_market', 'engine_rejected', 'engine_rejected_not_found'], async (req) => {
+      const event = negRiskMarketId(param(req, 'neg_risk_market_id'), 'neg_risk_market_id');
+      const body = readBody<{ winningConditionId: string }>(req.rawBody, validators.resolveEvent);
+      await submit({ type: 'ResolveNegRiskEvent', negRiskMarketId: event, winningConditionId: conditionId(body.winningConditionId) });
+      return eventReply(event);
     }),
     route('GET', '/operator/markets/{condition_id}', 'A market as the engine holds it', MARKET_RESPONSE, ['invalid_market', 'market_not_found'], (req) => marketReply(conditionId(param(req, 'condition_id')))),
     route('POST', '/operator/markets/{condition_id}/params', "Change a market's tick, minimum size, fees or negRisk", MARKET_RESPONSE, ['invalid_market', 'engine_rejected', 'engine_rejected_not_found'], async (req) => {
@@ -154,7 +234,8 @@ export function operatorRoutes(deps: OperatorDeps): RouteDef[] {
 
     route('POST', '/operator/signers', 'Authorise a signer to sign orders for a maker (signature types 1 and 2)', SIGNERS_RESPONSE, ['engine_rejected'], async (req) => {
       const { maker, signer } = pair(req);
-      await submit({ type: 'AuthorizeSigner', maker, signer });
+      // A maker signs its own orders without authorisation: there is nothing to record.
+      if (maker !== signer) await submit({ type: 'AuthorizeSigner', maker, signer });
       return ok(signersView(engine, maker));
     }),
     route('DELETE', '/operator/signers', "Revoke a signer's authorisation for a maker", SIGNERS_RESPONSE, ['engine_rejected_not_found'], async (req) => {

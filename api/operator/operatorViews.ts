@@ -23,8 +23,17 @@ export const MARKET_RESPONSE: JsonSchema = obj({
   makerFeeBps: int(),
   takerFeeBps: int(),
   negRisk: bool(),
+  negRiskMarketId: str('The neg-risk event the market is a question of (only then)'),
+  questionIndex: int('Its question index in that event (only then)'),
   status: str('active, paused or resolved'),
   winningOutcome: { type: ['integer', 'null'] },
+}, { optional: ['negRiskMarketId', 'questionIndex'] });
+
+export const NEG_RISK_EVENT_RESPONSE: JsonSchema = obj({
+  negRiskMarketId: str(),
+  questions: arr(obj({ questionIndex: int(), conditionId: str(), tokenIds: arr(str()), status: str(), winningOutcome: { type: ['integer', 'null'] } })),
+  winner: { type: ['string', 'null'], description: 'The condition id of the question that resolved YES' },
+  paidAhead: str('Collateral conversions paid ahead, backed by the burned NO tokens (decimal string)'),
 });
 
 export const SIGNERS_RESPONSE: JsonSchema = obj({ maker: str(), signers: arr(str()) });
@@ -57,7 +66,21 @@ export function marketView(engine: Engine, conditionId: string): object | undefi
   const p = m.params;
   return {
     conditionId: m.conditionId, tokenIds: [...m.tokenIds], tickSize: formatUnits(p.tickSize), minSize: formatUnits(p.minSize),
-    makerFeeBps: p.makerFeeBps, takerFeeBps: p.takerFeeBps, negRisk: p.negRisk, status: m.status, winningOutcome: m.winningOutcome,
+    makerFeeBps: p.makerFeeBps, takerFeeBps: p.takerFeeBps, negRisk: p.negRisk,
+    ...(m.negRiskMarketId === null ? {} : { negRiskMarketId: m.negRiskMarketId, questionIndex: m.questionIndex }),
+    status: m.status, winningOutcome: m.winningOutcome,
+  };
+}
+
+/** A neg-risk event as the engine holds it, or undefined when no market has joined it. */
+export function negRiskEventView(engine: Engine, id: string): object | undefined {
+  const event = engine.negRiskEvent(id);
+  if (event === undefined) return undefined;
+  return {
+    negRiskMarketId: event.id,
+    questions: event.questions.map((m) => ({ questionIndex: m.questionIndex, conditionId: m.conditionId, tokenIds: [...m.tokenIds], status: m.status, winningOutcome: m.winningOutcome })),
+    winner: event.winner()?.conditionId ?? null,
+    paidAhead: formatUnits(event.unbacked),
   };
 }
 

@@ -24,9 +24,9 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_ACCESS_KEYS, type AccessKeyKind, type EngineEvent } from '../../engine/index.js';
 import { ApiError, badRequest } from '../http/apiErrors.js';
-import { ok, type RouteDef } from '../http/apiTypes.js';
+import { ok, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { arr, bool, obj, str } from '../schemas/common.js';
-import { queryText } from '../clob/clobInputs.js';
+import { ADDRESS_PATTERN, answering } from '../schemas/formats.js';
 import { given } from './accountInputs.js';
 import { builderOf, requireL2, type Caller } from './authenticate.js';
 import { builderCodeOfAddress } from './builderCodes.js';
@@ -42,6 +42,23 @@ function failedOn(events: readonly EngineEvent[], created: EngineEvent['type']):
   if (events.some((e) => e.type === created)) return;
   throw refusalOf(events) ?? new Error(`the engine answered neither ${created} nor a refusal`);
 }
+
+const KEY_REQUIRED = { code: 'bad_request', detail: 'key: the read-only API key to delete is required' } as const;
+/** DELETE /auth/readonly-api-key (checked after authentication). */
+const DELETE_BODY: JsonSchema = answering(
+  { type: 'object', properties: { key: answering({ type: 'string', minLength: 1, maxLength: 100, description: 'The read-only API key.' }, KEY_REQUIRED) }, required: ['key'] },
+  { code: 'bad_request', detail: 'the body must be {"key": "<read-only API key>"}' },
+);
+const BOTH_REQUIRED = { code: 'bad_request', detail: 'address and key are required' } as const;
+/** GET /auth/validate-readonly-api-key. */
+const VALIDATE_QUERY: JsonSchema = {
+  type: 'object',
+  properties: {
+    address: answering({ type: 'string', pattern: ADDRESS_PATTERN, maxLength: 42, description: "The key owner's address: 0x + 40 hex digits, any case." }, BOTH_REQUIRED, { pattern: { code: 'bad_request', detail: 'address: must be an address (0x + 40 hex digits)' } }),
+    key: answering({ type: 'string', minLength: 1, maxLength: 100, description: 'The read-only API key.' }, BOTH_REQUIRED),
+  },
+  required: ['address', 'key'],
+};
 
 export function accessKeyRoutes(deps: TradingDeps): RouteDef[] {
   /** Stamped with the signed request, so that a replay of it is refused instead of answered with another key. */
@@ -75,6 +92,7 @@ export function accessKeyRoutes(deps: TradingDeps): RouteDef[] {
     {
       method: 'DELETE', path: '/auth/readonly-api-key', surface: 'clob', summary: 'Delete one of the caller\'s read-only API keys. Body {"key": "<read-only key>"}',
       response: bool('true once the key no longer works.'), errors: ['bad_request', 'engine_rejected', 'engine_rejected_not_found', ...AUTH_ERRORS],
+      guard: (r) => void requireL2(r, deps), body: DELETE_BODY,
       handler: async (req) => {
         const caller = requireL2(req, deps);
         const body = jsonBody(req.rawBody, () => badRequest('the body must be {"key": "<read-only API key>"}'));
@@ -86,7 +104,7 @@ export function accessKeyRoutes(deps: TradingDeps): RouteDef[] {
     },
     {
       method: 'GET', path: '/auth/validate-readonly-api-key', surface: 'clob', summary: 'Whether key is a live read-only API key of address (no authentication)',
-      query: { type: 'object', properties: { address: queryText('The key owner\'s address.'), key: queryText('The read-only API key.') } },
+      query: VALIDATE_QUERY,
       response: obj({ valid: bool() }), errors: ['bad_request', 'rate_limited'],
       handler: (req) => {
         const address = given(req.query, 'address');

@@ -1,5 +1,6 @@
-// Checks of the account reads' query parameters, run after authentication (the query schemas are plain
-// strings, so nothing about a request is judged before its caller is). Identifiers are normalised the way
+// Checks of the account reads' query parameters. The routes' query schemas state the same rules (api/schemas/
+// formats.ts) and the server checks them after authentication (the routes' guard), so nothing about a request
+// is judged before its caller is; these are what the handlers read the values with. Identifiers are normalised the way
 // the engine and the projections store them: addresses, condition ids, order ids and builder codes in lower
 // case; token ids as decimal strings.
 

@@ -15,11 +15,12 @@
 // memory keeps, come from the in-memory read model when it runs (projections/live/: same answers, no wait
 // for the projector; a page of orders or trades already as JSON, from the text memory keeps of each order or
 // fill shown); the rest from ClickHouse once the projector holds everything acknowledged (an order memory no
-// longer holds, an older page of trades, builder trades). Query parameters are checked after authentication.
+// longer holds, an older page of trades, builder trades). Path and query parameters are checked after
+// authentication (the routes' guard), against the schemas below, which state every rule of accountInputs.ts.
 
 import { ApiError } from '../http/apiErrors.js';
-import { ok, type ApiRequest, type RouteDef } from '../http/apiTypes.js';
-import { queryText } from '../clob/clobInputs.js';
+import { ok, type ApiRequest, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
+import { address, answering, BYTES32_PATTERN, conditionId, cursor, orderId, tokenId } from '../schemas/formats.js';
 import { accountOrder, accountOrders, accountTrades, builderTrades, builderTradesPage, type AccountOrder } from '../../projections/readModel/index.js';
 import { addressOf, assetOf, builderCodeOf, given, marketOf, orderIdOf } from './accountInputs.js';
 import { BUILDER_TRADES_ANSWER, ORDER, ORDER_ANSWER, page, TRADE } from './accountSchemas.js';
@@ -54,14 +55,18 @@ export function orderAnswer(o: AccountOrder): Record<string, unknown> {
   };
 }
 
-const TRADE_FILTERS = {
-  id: queryText('Trade id.'),
-  maker_address: queryText('Account on either side of the trade (the official client sends the caller\'s own).'),
-  market: queryText('Condition id.'),
-  asset_id: queryText('Token id of either order.'),
-  before: queryText('Unix seconds; trades strictly before.'),
-  after: queryText('Unix seconds; trades strictly after.'),
-  next_cursor: queryText('MA== (or absent) for the first page; LTE= means no more pages.'),
+/** Unix seconds as the trade reads take them: 1 to 12 digits. */
+const seconds = (name: string, description: string): JsonSchema =>
+  answering({ type: 'string', pattern: '^[0-9]{1,12}$', maxLength: 12, description: `${description} 1 to 12 digits.` }, { code: 'bad_request', detail: `${name}: must be a Unix timestamp in seconds` });
+
+const TRADE_FILTERS: Record<string, JsonSchema> = {
+  id: { type: 'string', maxLength: 100, description: 'Trade id.' },
+  maker_address: address('maker_address', 'Account on either side of the trade (the official client sends the caller\'s own): 0x + 40 hex digits.'),
+  market: conditionId(),
+  asset_id: tokenId('Token id of either order.'),
+  before: seconds('before', 'Unix seconds; trades strictly before.'),
+  after: seconds('after', 'Unix seconds; trades strictly after.'),
+  next_cursor: cursor(),
 };
 
 type Query = Readonly<Record<string, unknown>>;
@@ -83,6 +88,7 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
   return [
     {
       method: 'GET', path: '/data/order/{id}', surface: 'clob', summary: "One of the caller's orders, in any status",
+      guard: (r) => void requireReader(r, deps), params: { type: 'object', properties: { id: orderId() }, required: ['id'] },
       response: ORDER_ANSWER, errors: ['invalid_order_id', 'order_not_found', ...AUTH_ERRORS],
       handler: async (req: ApiRequest) => {
         const caller = requireReader(req, deps);
@@ -97,13 +103,14 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
     },
     {
       method: 'GET', path: '/data/orders', surface: 'clob', summary: "The caller's open (LIVE) orders, newest first",
+      guard: (r) => void requireReader(r, deps),
       query: {
         type: 'object',
         properties: {
-          id: queryText('Order id.'),
-          market: queryText('Condition id.'),
-          asset_id: queryText('Token id.'),
-          next_cursor: TRADE_FILTERS.next_cursor,
+          id: orderId(),
+          market: conditionId(),
+          asset_id: tokenId(),
+          next_cursor: cursor(),
         },
       },
       response: page(ORDER), errors: ['invalid_order_id', 'invalid_market', 'invalid_token_id', 'bad_request', ...AUTH_ERRORS],
@@ -131,8 +138,9 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
       method: 'GET', path: '/data/trades', surface: 'clob', summary: "The caller's trades, as taker or maker, newest first",
       query: {
         type: 'object',
-        properties: { ...TRADE_FILTERS, taker: queryText('Address of the taker order.'), maker: queryText('Address of the maker order.') },
+        properties: { ...TRADE_FILTERS, taker: address('taker', 'Address of the taker order.'), maker: address('maker', 'Address of the maker order.') },
       },
+      guard: (r) => void requireReader(r, deps),
       response: page(TRADE), limits: ['clob:data-trades'],
       errors: ['invalid_market', 'invalid_token_id', 'bad_request', ...AUTH_ERRORS],
       handler: async (req: ApiRequest) => {
@@ -152,7 +160,13 @@ export function accountRoutes(deps: TradingDeps): RouteDef[] {
       summary: 'Trades whose taker or maker order carried a builder code (no authentication): a bare array of trades (spec 4.3); with builder_code, the official client\'s page of BuilderTrade',
       query: {
         type: 'object',
-        properties: { builder_code: queryText('Builder code (bytes32 hex), as the official client sends it: only its trades, in the client\'s form {data: BuilderTrade[], next_cursor, limit, count}. Absent or empty: every attributed trade, as a bare array (spec 4.3).'), ...TRADE_FILTERS },
+        properties: {
+          builder_code: answering(
+            { type: 'string', pattern: BYTES32_PATTERN, maxLength: 66, description: 'Builder code (bytes32 hex), as the official client sends it: only its trades, in the client\'s form {data: BuilderTrade[], next_cursor, limit, count}. Absent or empty: every attributed trade, as a bare array (spec 4.3).' },
+            'invalid_builder_trade_params',
+          ),
+          ...TRADE_FILTERS,
+        },
       },
       response: BUILDER_TRADES_ANSWER, errors: ['invalid_builder_trade_params', 'invalid_market', 'invalid_token_id', 'bad_request', 'rate_limited', 'unavailable', 'internal'],
       handler: async (req: ApiRequest) => {

@@ -13,9 +13,10 @@
 //   It changes nothing, so it is a read: both answer L2 headers or a read-only key (authenticate.ts).
 
 import { badRequest } from '../http/apiErrors.js';
-import { ok, type ApiRequest, type RouteDef } from '../http/apiTypes.js';
+import { ok, type ApiRequest, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { obj, str } from '../schemas/common.js';
-import { queryText, tokenIdOf } from '../clob/clobInputs.js';
+import { answering, anyCase } from '../schemas/formats.js';
+import { tokenId, tokenIdOf } from '../clob/clobInputs.js';
 import { given } from './accountInputs.js';
 import { requireReader, type Reader } from './authenticate.js';
 import type { TradingDeps } from './tradingDeps.js';
@@ -28,14 +29,23 @@ const ANSWER = obj({
   allowances: { type: 'object', additionalProperties: { type: 'string' }, description: 'Exchange address → allowance (base units).' },
 });
 
-const QUERY = {
+/** The query (checked after authentication): every rule balanceOf applies. */
+const QUERY: JsonSchema = {
   type: 'object',
   properties: {
-    asset_type: queryText('COLLATERAL or CONDITIONAL.'),
-    token_id: queryText('Token id; required for CONDITIONAL.'),
-    signature_type: queryText('0 (EOA), 1 (POLY_PROXY), 2 (POLY_GNOSIS_SAFE) or 3 (POLY_1271); accepted and unused.'),
+    signature_type: answering({ type: 'string', pattern: '^[0-3]$', maxLength: 1, description: '0 (EOA), 1 (POLY_PROXY), 2 (POLY_GNOSIS_SAFE) or 3 (POLY_1271); accepted and unused.' }, { code: 'bad_request', detail: 'signature_type: must be 0, 1, 2 or 3' }),
+    asset_type: answering({ type: 'string', pattern: anyCase(['COLLATERAL', 'CONDITIONAL']), maxLength: 11, description: 'COLLATERAL or CONDITIONAL, any letter case.' }, { code: 'bad_request', detail: 'asset_type: must be COLLATERAL or CONDITIONAL' }),
+    token_id: tokenId('Token id (decimal); required for CONDITIONAL.'),
   },
-} as const;
+  required: ['asset_type'],
+  // CONDITIONAL needs a token id.
+  dependentSchemas: {
+    asset_type: answering(
+      { anyOf: [{ properties: { asset_type: { not: { pattern: anyCase(['CONDITIONAL']) } } } }, { properties: { token_id: { minLength: 1 } }, required: ['token_id'] }] },
+      'invalid_token_id',
+    ),
+  },
+};
 
 const ERRORS = ['bad_request', 'invalid_token_id', 'unauthorized', 'rate_limited', 'unavailable'] as const;
 
@@ -62,11 +72,11 @@ export function balanceRoutes(deps: TradingDeps): RouteDef[] {
   return [
     {
       method: 'GET', path: '/balance-allowance', surface: 'clob', summary: "The caller's free collateral or token balance and the exchanges' allowances",
-      query: QUERY, response: ANSWER, errors: ERRORS, handler,
+      query: QUERY, response: ANSWER, errors: ERRORS, guard: (r) => void requireReader(r, deps), handler,
     },
     {
       method: 'GET', path: '/balance-allowance/update', surface: 'clob', summary: 'As GET /balance-allowance (balances are always current: nothing to refresh)',
-      query: QUERY, response: ANSWER, errors: ERRORS, handler,
+      query: QUERY, response: ANSWER, errors: ERRORS, guard: (r) => void requireReader(r, deps), handler,
     },
   ];
 }

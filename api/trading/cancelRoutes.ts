@@ -14,17 +14,43 @@
 import type { EngineEvent } from '../../engine/index.js';
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type RouteDef } from '../http/apiTypes.js';
-import { CONDITION_ID } from '../http/rootRules.js';
+import type { ErrorRule, JsonSchema } from '../http/apiTypes.js';
+import { answering, CONDITION_ID, CONDITION_ID_PATTERN, orderId, TOKEN_ID, TOKEN_ID_PATTERN } from '../schemas/formats.js';
 import { orderIdOf } from './accountInputs.js';
 import { requireL2, type Caller } from './authenticate.js';
 import { refusalOf } from './engineReplies.js';
-import { jsonBody } from './jsonBody.js';
 import type { TradingDeps } from './tradingDeps.js';
 
 /** Most ids in one DELETE /orders (upstream's limit). */
 export const MAX_CANCEL_IDS = 1000;
 
-const TOKEN_ID = /^[0-9]{1,80}$/;
+const payload = (detail: string): ErrorRule => ({ code: 'invalid_order_payload', detail });
+
+// The bodies, checked by the server after authentication (the routes' guard).
+const CANCEL_ONE: JsonSchema = answering(
+  { type: 'object', properties: { orderID: orderId('The order to cancel.'), orderId: orderId('Alias of orderID.') }, anyOf: [{ required: ['orderID'] }, { required: ['orderId'] }] },
+  payload('the body must be {"orderID": "0x..."}'),
+  { anyOf: 'invalid_order_id' },
+);
+const CANCEL_MANY: JsonSchema = answering(
+  { type: 'array', items: orderId(), maxItems: MAX_CANCEL_IDS, description: `Order ids, at most ${MAX_CANCEL_IDS}.` },
+  payload('the body must be a JSON array of order ids'),
+  { maxItems: 'too_many_orders' },
+);
+const assetId = (description: string): JsonSchema => answering({ type: 'string', pattern: TOKEN_ID_PATTERN, description }, payload('asset_id must be a decimal token id'));
+const CANCEL_MARKET: JsonSchema = answering(
+  {
+    type: 'object',
+    properties: {
+      market: answering({ type: 'string', pattern: CONDITION_ID_PATTERN, description: 'Condition id.' }, payload('market must be a condition id: 0x + 64 hex digits')),
+      asset_id: assetId('Token id.'),
+      assetId: assetId('Alias of asset_id.'),
+    },
+    anyOf: [{ required: ['market'] }, { required: ['asset_id'] }, { required: ['assetId'] }],
+  },
+  payload('the body must be {"market"?: condition id, "asset_id"?: token id}'),
+  { anyOf: payload('give market, asset_id or both') },
+);
 const CANCEL_LIMITS = ['trade:cancel:burst', 'trade:cancel:sustained'] as const;
 const CANCEL_ERRORS = ['invalid_order_id', 'invalid_order_payload', 'too_many_orders', 'unauthorized', 'readonly_key_refused', 'rate_limited', 'unavailable'] as const;
 
@@ -62,6 +88,7 @@ function merge(answers: readonly CancelAnswer[]): CancelAnswer {
 
 export function cancelRoutes(deps: TradingDeps): RouteDef[] {
   const engine = deps.host.engine;
+  const guard = (req: Parameters<NonNullable<RouteDef['guard']>>[0]): void => void requireL2(req, deps);
 
   /** The account an order's cancel is submitted for: its maker when the caller may act for it, else the caller's. */
   const accountFor = (id: string, caller: Caller): string => {
@@ -94,10 +121,10 @@ export function cancelRoutes(deps: TradingDeps): RouteDef[] {
   return [
     {
       method: 'DELETE', path: '/order', surface: 'clob', summary: 'Cancel one order. Body {orderID}',
-      response: CANCEL_SCHEMA, limits: CANCEL_LIMITS, errors: CANCEL_ERRORS,
+      response: CANCEL_SCHEMA, limits: CANCEL_LIMITS, errors: CANCEL_ERRORS, guard, body: CANCEL_ONE,
       handler: async (req) => {
         const caller = requireL2(req, deps);
-        const body = jsonBody(req.rawBody);
+        const body = req.body;
         if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_order_payload', { detail: 'the body must be {"orderID": "0x..."}' });
         const b = body as Readonly<Record<string, unknown>>;
         return ok(await cancelIds([orderIdOf(b.orderID ?? b.orderId)], caller));
@@ -105,10 +132,10 @@ export function cancelRoutes(deps: TradingDeps): RouteDef[] {
     },
     {
       method: 'DELETE', path: '/orders', surface: 'clob', summary: `Cancel up to ${MAX_CANCEL_IDS} orders. Body: an array of order ids`,
-      response: CANCEL_SCHEMA, limits: CANCEL_LIMITS, errors: CANCEL_ERRORS,
+      response: CANCEL_SCHEMA, limits: CANCEL_LIMITS, errors: CANCEL_ERRORS, guard, body: CANCEL_MANY,
       handler: async (req) => {
         const caller = requireL2(req, deps);
-        const body = jsonBody(req.rawBody);
+        const body = req.body;
         if (!Array.isArray(body)) throw new ApiError('invalid_order_payload', { detail: 'the body must be a JSON array of order ids' });
         if (body.length > MAX_CANCEL_IDS) throw new ApiError('too_many_orders', { count: body.length, max: MAX_CANCEL_IDS });
         const ids = [...new Set(body.map(orderIdOf))];
@@ -126,10 +153,10 @@ export function cancelRoutes(deps: TradingDeps): RouteDef[] {
     {
       method: 'DELETE', path: '/cancel-market-orders', surface: 'clob',
       summary: "Cancel the caller's open orders in a market and/or token. Body {market?, asset_id?}",
-      response: CANCEL_SCHEMA, limits: CANCEL_LIMITS, errors: CANCEL_ERRORS,
+      response: CANCEL_SCHEMA, limits: CANCEL_LIMITS, errors: CANCEL_ERRORS, guard, body: CANCEL_MARKET,
       handler: async (req) => {
         const caller = requireL2(req, deps);
-        const body = req.rawBody === '' ? {} : jsonBody(req.rawBody);
+        const body = req.body;
         if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_order_payload', { detail: 'the body must be {"market"?: condition id, "asset_id"?: token id}' });
         const b = body as Readonly<Record<string, unknown>>;
         const market = b.market ?? undefined;

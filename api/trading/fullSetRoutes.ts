@@ -11,15 +11,16 @@
 // redeeming twice; two identical operations need two signatures (the SDKs sign each call anew, and a new
 // second or body gives a new signature).
 //
-// The body is read from the raw bytes after authentication (a request that fails authentication is refused
-// before its body is looked at). `amount` is a whole number of base units (6 decimals), as a decimal string
+// The body is checked after authentication (a request that fails authentication is refused before its body
+// is looked at: the routes' guard), against SPLIT_BODY / REDEEM_BODY, which state every rule below. `amount` is a whole number of base units (6 decimals), as a decimal string
 // (a JSON integer is accepted too). The answer is `{success: true, market, amount | payout, balance, tokens}`:
 // the caller's free collateral and free balance of each of the market's tokens (base units) as the engine
 // holds them when the reply leaves; a refusal is the engine's message with its status (refusalOf).
 
 import { ApiError, badRequest } from '../http/apiErrors.js';
-import { ok, type RouteDef } from '../http/apiTypes.js';
+import { ok, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { bool, obj, str } from '../schemas/common.js';
+import { anchored, answering, conditionId, positiveDigitsAtMost } from '../schemas/formats.js';
 import { MAX_BALANCE } from '../../engine/index.js';
 import { conditionIdOf } from '../clob/clobInputs.js';
 import { requireL2, type Caller } from './authenticate.js';
@@ -40,6 +41,26 @@ const ANSWER = obj(
 );
 
 const ERRORS = ['invalid_payload', 'invalid_market', 'bad_request', 'engine_rejected', 'engine_rejected_not_found', 'unauthorized', 'readonly_key_refused', 'rate_limited', 'unavailable'] as const;
+
+const AMOUNT_RULE = { code: 'bad_request', detail: 'amount: must be a positive whole number of base units (6 decimals) as a decimal string' } as const;
+const market = (): JsonSchema => conditionId('The market: its condition id (0x + 64 hex digits).');
+/** POST /split and /merge. */
+const SPLIT_BODY: JsonSchema = answering(
+  {
+    type: 'object',
+    properties: {
+      market: market(),
+      amount: answering(
+        { anyOf: [{ type: 'string', pattern: anchored(positiveDigitsAtMost(BigInt(MAX_BALANCE), 16)) }, { type: 'integer', minimum: 1, maximum: MAX_BALANCE }], description: `Base units (6 decimals), 1 to ${MAX_BALANCE}: a decimal string of at most 16 digits, or a JSON integer.` },
+        AMOUNT_RULE,
+      ),
+    },
+    required: ['market', 'amount'],
+  },
+  'invalid_payload',
+);
+/** POST /redeem. */
+const REDEEM_BODY: JsonSchema = answering({ type: 'object', properties: { market: market() }, required: ['market'] }, 'invalid_payload');
 
 interface FullSetBody {
   readonly conditionId: string;
@@ -76,6 +97,7 @@ function balancesAfter(deps: TradingDeps, caller: Caller, conditionId: string): 
 export function fullSetRoutes(deps: TradingDeps): RouteDef[] {
   const route = (kind: 'Split' | 'Merge' | 'Redeem', path: string, summary: string): RouteDef => ({
     method: 'POST', path, surface: 'clob', summary, response: ANSWER, errors: ERRORS,
+    guard: (r) => void requireL2(r, deps), body: kind === 'Redeem' ? REDEEM_BODY : SPLIT_BODY,
     handler: async (req) => {
       const caller = requireL2(req, deps);
       const body = bodyOf(req.rawBody, kind !== 'Redeem');

@@ -12,12 +12,28 @@
 
 import { randomUUID } from 'node:crypto';
 import { ApiError, API_ERRORS } from '../http/apiErrors.js';
-import { ok, type ApiRequest, type Reply, type RouteDef } from '../http/apiTypes.js';
+import { ok, type ApiRequest, type JsonSchema, type Reply, type RouteDef } from '../http/apiTypes.js';
+import { answering } from '../schemas/formats.js';
 import { requireL2 } from './authenticate.js';
 import { refusalOf } from './engineReplies.js';
 import type { TradingDeps } from './tradingDeps.js';
 
-const HEARTBEAT_ID = /^[0-9a-zA-Z-]{1,64}$/;
+const HEARTBEAT_ID_PATTERN = '^[0-9a-zA-Z-]{1,64}$';
+const HEARTBEAT_ID = new RegExp(HEARTBEAT_ID_PATTERN);
+
+/** The body (optional: none, like "" or null, starts or restarts the session), checked after authentication. */
+const BODY: JsonSchema = answering(
+  {
+    type: 'object',
+    properties: {
+      heartbeat_id: answering(
+        { anyOf: [{ type: 'null' }, { type: 'string', enum: [''] }, { type: 'string', pattern: HEARTBEAT_ID_PATTERN }], description: 'The id the previous answer named; "", null or absent starts (or restarts) the session.' },
+        { code: 'bad_request', detail: 'heartbeat_id must be a string of at most 64 letters, digits or dashes' },
+      ),
+    },
+  },
+  { code: 'bad_request', detail: 'the body must be an object: {"heartbeat_id": "<id>"}' },
+);
 
 const ANSWER = {
   type: 'object',
@@ -60,7 +76,8 @@ export function heartbeatRoutes(deps: TradingDeps): RouteDef[] {
   const route = (path: string): RouteDef => ({
     method: 'POST', path, surface: 'clob',
     summary: `Send a heartbeat (L2). Once started, if the next heartbeat does not arrive within the window (--heartbeat-timeout-sec, default 10 s), every open order of the caller is cancelled. The answer names the id the next heartbeat must carry; a stale id gets 400 with the current id.`,
-    response: ANSWER, errors: ['heartbeat_invalid', 'bad_request', 'unauthorized', 'readonly_key_refused', 'rate_limited', 'unavailable'], handler,
+    response: ANSWER, errors: ['heartbeat_invalid', 'bad_request', 'unauthorized', 'readonly_key_refused', 'rate_limited', 'unavailable'],
+    guard: (r) => void requireL2(r, deps), body: BODY, bodyOptional: true, handler,
   });
   return [route('/v1/heartbeats'), route('/heartbeats')];
 }

@@ -1,5 +1,6 @@
-// Trading bodies are parsed by the handlers themselves, after authentication: a request that fails
-// authentication is refused before its body is looked at.
+// A route without a body schema parses its body itself, after authentication: a request that fails
+// authentication is refused before its body is looked at. (Routes with a body schema have it checked by the
+// server after their guard: apiTypes.ts.)
 
 import { ApiError } from '../http/apiErrors.js';
 

@@ -10,6 +10,7 @@ import { ApiError } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type RouteDef } from '../http/apiTypes.js';
 import { arr, int, obj, str } from '../schemas/common.js';
 import { conditionIdOf } from '../clob/clobInputs.js';
+import { conditionId } from '../schemas/formats.js';
 import { engineMarket } from '../clob/marketRoutes.js';
 import { projectionsCaughtUp } from './readYourWrites.js';
 import type { TradingDeps } from './tradingDeps.js';
@@ -33,6 +34,7 @@ export function marketActivityRoutes(deps: TradingDeps): RouteDef[] {
     {
       method: 'GET', path: '/markets/live-activity/{condition_id}', surface: 'clob', summary: "A market's most recent trades (at most 100), newest first, taker's side",
       response: arr(MARKET_TRADE_EVENT), errors: ['invalid_market', 'market_not_found', 'rate_limited', 'unavailable', 'internal'],
+      params: { type: 'object', properties: { condition_id: conditionId() }, required: ['condition_id'] },
       handler: async (req: ApiRequest) => {
         const market = engineMarket(deps.host.engine, conditionIdOf(req.params.condition_id));
         if (market === undefined) throw new ApiError('market_not_found');

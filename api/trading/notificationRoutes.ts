@@ -23,7 +23,7 @@ import type { NotificationStore } from '../../projections/notifications/notifica
 import { ApiError, badRequest } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { arr, int, obj, str } from '../schemas/common.js';
-import { queryText } from '../clob/clobInputs.js';
+import { answering, cursor, digitsAtMost } from '../schemas/formats.js';
 import { given } from './accountInputs.js';
 import { ORDER, page } from './accountSchemas.js';
 import { requireL2, requireReader } from './authenticate.js';
@@ -32,7 +32,27 @@ import { READ_WAIT_MS } from './readYourWrites.js';
 import type { TradingDeps } from './tradingDeps.js';
 
 const AUTH_ERRORS = ['unauthorized', 'rate_limited', 'unavailable', 'internal'] as const;
-const ID = /^\d{1,16}$/;
+/** A notification id: a decimal integer of at most 16 digits, at most 2^53 − 1 (leading zeros allowed). */
+const ID_PATTERN = digitsAtMost(BigInt(Number.MAX_SAFE_INTEGER), 16);
+const ID = new RegExp(`^${ID_PATTERN}$`);
+
+/** signature_type, checked and unused. */
+const SIGNATURE_TYPE: JsonSchema = answering(
+  { type: 'string', pattern: '^[0-3]$', maxLength: 1, description: '0 (EOA), 1 (POLY_PROXY), 2 (POLY_GNOSIS_SAFE) or 3 (POLY_1271); accepted and unused.' },
+  { code: 'bad_request', detail: 'signature_type: must be 0, 1, 2 or 3' },
+);
+/** The ids of DELETE /notifications (checked after authentication; the handler reads them comma-joined). */
+const IDS: JsonSchema = answering(
+  {
+    type: 'array',
+    items: answering({ type: 'string', pattern: `^${ID_PATTERN}$`, maxLength: 16 }, { code: 'bad_request', detail: 'ids: "{value}" is not a notification id (a non-negative integer)' }),
+    minItems: 1,
+    maxItems: MAX_DROPPED_NOTIFICATIONS,
+    description: `Notification ids (decimal integers), 1 to ${MAX_DROPPED_NOTIFICATIONS}.`,
+  },
+  { code: 'bad_request', detail: 'ids: the notification ids to drop are required, comma-separated' },
+  { maxItems: { code: 'bad_request', detail: `ids: at most ${MAX_DROPPED_NOTIFICATIONS} ids at a time` } },
+);
 
 const POSITION = obj({ asset_id: str(), outcome: str(), outcome_index: int(), size: str('Shares.') });
 
@@ -92,7 +112,7 @@ export function notificationRoutes(deps: TradingDeps): RouteDef[] {
   return [
     {
       method: 'GET', path: '/notifications', surface: 'clob', summary: "The caller's notifications (fills, cancellations, resolutions of markets held), newest first",
-      query: { type: 'object', properties: { signature_type: queryText('0 (EOA), 1 (POLY_PROXY), 2 (POLY_GNOSIS_SAFE) or 3 (POLY_1271); accepted and unused.') } },
+      query: { type: 'object', properties: { signature_type: SIGNATURE_TYPE } }, guard: (r) => void requireReader(r, deps),
       response: arr(NOTIFICATION), errors: ['bad_request', ...AUTH_ERRORS],
       handler: async (req: ApiRequest) => {
         const caller = requireReader(req, deps);
@@ -107,7 +127,7 @@ export function notificationRoutes(deps: TradingDeps): RouteDef[] {
     },
     {
       method: 'DELETE', path: '/notifications', surface: 'clob', summary: "Drop some of the caller's notifications for good, by id (?ids=1,2)",
-      query: { type: 'object', properties: { ids: queryText(`Notification ids, comma-separated (1 to ${MAX_DROPPED_NOTIFICATIONS}).`) } },
+      query: { type: 'object', properties: { ids: IDS }, required: ['ids'] }, guard: (r) => void requireL2(r, deps),
       response: { type: 'string' }, errors: ['bad_request', 'engine_rejected', ...AUTH_ERRORS],
       handler: async (req: ApiRequest) => {
         const caller = requireL2(req, deps);
@@ -119,7 +139,7 @@ export function notificationRoutes(deps: TradingDeps): RouteDef[] {
     },
     {
       method: 'GET', path: '/data/pre-migration-orders', surface: 'clob', summary: 'Orders placed before a migration: none here, an empty page',
-      query: { type: 'object', properties: { next_cursor: queryText('Any cursor; the answer is always the last (empty) page.') } },
+      query: { type: 'object', properties: { next_cursor: cursor('A cursor this service issues (MA== or empty for the first page); the answer is always the last (empty) page.') } }, guard: (r) => void requireReader(r, deps),
       response: page(ORDER), errors: AUTH_ERRORS,
       handler: (req: ApiRequest) => {
         requireReader(req, deps);

@@ -5,7 +5,8 @@
 // them in one batch and one log append.
 //
 // Builder attribution: a request may carry builder headers (builder-signing-sdk, auth/builderHmac.ts) beside
-// its L2 headers, checked before the body is read (invalid ones: 401). An order whose signed `builder` is zero
+// its L2 headers, checked before the body is read (invalid ones: 401). The route's guard checks both; then the
+// server checks the body against orderSchemas.ts (its refusals: `Invalid order payload: <what>`). An order whose signed `builder` is zero
 // is then attributed to that builder's code (builderCodes.ts); a signed non-zero code is kept as signed.
 
 import { ApiError } from '../http/apiErrors.js';
@@ -13,13 +14,12 @@ import { ok, type RouteDef } from '../http/apiTypes.js';
 import { apiKeyRateKey } from '../http/rateLimiter.js';
 import { builderOf, requireL2, type Caller } from './authenticate.js';
 import { attributed } from './builderCodes.js';
-import { jsonBody } from './jsonBody.js';
 import { admitOrder, type PlaceOrderSubmission } from './orderIntake.js';
+import { MAX_BATCH_ORDERS, ORDER_BODY, ORDERS_BODY } from './orderSchemas.js';
 import { failedItem, placementResult, ORDER_RESPONSE_SCHEMA, type OrderResponse } from './placementResult.js';
 import type { TradingDeps } from './tradingDeps.js';
 
-/** Most orders in one POST /orders (upstream's limit). */
-export const MAX_BATCH_ORDERS = 15;
+export { MAX_BATCH_ORDERS };
 
 const ORDER_LIMITS = ['trade:order:burst', 'trade:order:sustained'] as const;
 const ORDER_ERRORS = [
@@ -35,15 +35,19 @@ function admitBatch(deps: TradingDeps, caller: Caller, count: number): void {
 }
 
 export function orderRoutes(deps: TradingDeps): RouteDef[] {
+  const guard = (req: Parameters<NonNullable<RouteDef['guard']>>[0]): void => {
+    requireL2(req, deps);
+    builderOf(req, deps);
+  };
   return [
     {
       method: 'POST', path: '/order', surface: 'clob',
       summary: 'Place a signed V2 order. Body {order, owner, orderType: GTC|GTD|FOK|FAK, postOnly?, deferExec?}',
-      response: ORDER_RESPONSE_SCHEMA, limits: ORDER_LIMITS, errors: ORDER_ERRORS,
+      response: ORDER_RESPONSE_SCHEMA, limits: ORDER_LIMITS, errors: ORDER_ERRORS, guard, body: ORDER_BODY,
       handler: async (req) => {
         const caller = requireL2(req, deps);
         const builder = builderOf(req, deps)?.address;
-        const command = attributed(await admitOrder(jsonBody(req.rawBody), caller, deps), builder);
+        const command = attributed(await admitOrder(req.body, caller, deps), builder);
         const result = placementResult(command.orderId, await deps.host.submit(command));
         if (result instanceof ApiError) throw result;
         return ok(result);
@@ -52,11 +56,11 @@ export function orderRoutes(deps: TradingDeps): RouteDef[] {
     {
       method: 'POST', path: '/orders', surface: 'clob',
       summary: `Place 1 to ${MAX_BATCH_ORDERS} signed V2 orders. Body: an array of POST /order bodies; one response each`,
-      response: { type: 'array', items: ORDER_RESPONSE_SCHEMA }, limits: ORDER_LIMITS, errors: [...ORDER_ERRORS, 'too_many_orders'],
+      response: { type: 'array', items: ORDER_RESPONSE_SCHEMA }, limits: ORDER_LIMITS, errors: [...ORDER_ERRORS, 'too_many_orders'], guard, body: ORDERS_BODY,
       handler: async (req) => {
         const caller = requireL2(req, deps);
         const builder = builderOf(req, deps)?.address;
-        const body = jsonBody(req.rawBody);
+        const body = req.body;
         if (!Array.isArray(body) || body.length === 0) throw new ApiError('invalid_order_payload', { detail: 'the body must be a non-empty JSON array of orders' });
         if (body.length > MAX_BATCH_ORDERS) throw new ApiError('too_many_orders', { count: body.length, max: MAX_BATCH_ORDERS });
         admitBatch(deps, caller, body.length);

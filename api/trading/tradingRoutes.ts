@@ -10,10 +10,11 @@ import { cancelRoutes } from './cancelRoutes.js';
 import { accountRoutes } from './accountRoutes.js';
 import { balanceRoutes } from './balanceRoutes.js';
 import { fullSetRoutes } from './fullSetRoutes.js';
+import { convertRoutes } from './convertRoutes.js';
 import { heartbeatRoutes } from './heartbeatRoutes.js';
 import { notificationRoutes } from './notificationRoutes.js';
 import { marketActivityRoutes } from './marketActivityRoutes.js';
 
 export function tradingRoutes(deps: TradingDeps): RouteDef[] {
-  return [...apiKeyRoutes(deps), ...accessKeyRoutes(deps), ...orderRoutes(deps), ...cancelRoutes(deps), ...accountRoutes(deps), ...balanceRoutes(deps), ...fullSetRoutes(deps), ...heartbeatRoutes(deps), ...notificationRoutes(deps), ...marketActivityRoutes(deps)];
+  return [...apiKeyRoutes(deps), ...accessKeyRoutes(deps), ...orderRoutes(deps), ...cancelRoutes(deps), ...accountRoutes(deps), ...balanceRoutes(deps), ...fullSetRoutes(deps), ...convertRoutes(deps), ...heartbeatRoutes(deps), ...notificationRoutes(deps), ...marketActivityRoutes(deps)];
 }

@@ -15,15 +15,17 @@
 //   never a book older than one already delivered.
 // - User events go to the topics of the API key that owns the order (upstream's `owner`), never another's.
 
-import type { Engine, EngineEvent, MarketResolved, MarketUpdated, OrderAccepted, TradeExecuted } from '../../engine/index.js';
+import type { Engine, EngineEvent, MarketResolved, MarketUpdated, OrderAccepted, PositionsConverted, RewardPaid, TradeExecuted } from '../../engine/index.js';
 import type { IndexedMarket } from '../../catalog/marketIndex.js';
 import type { LogRecord } from '../../log/eventLog.js';
 import { bookSnapshot } from '../clob/bookView.js';
 import { transactionHashOf } from '../../projections/readModel/wire.js';
+import { ledgerHashOf } from '../../projections/readModel/activity.js';
 import { MarketLevels } from './marketLevels.js';
 import { bestBidAskEvent, bookEvent, lastTradePriceEvent, marketResolvedEvent, newMarketEvent, priceChangeEvent, tickSizeChangeEvent } from './marketMessages.js';
 import { customTokenTopic, NEW_MARKET_TOPIC, resolvedTopic, tokenTopic, userMarketTopic, userTopic, type Fanout } from './topics.js';
-import { orderEvent, tradeEvent, type OrderEventType } from './userMessages.js';
+import { conversionEvent, orderEvent, tradeEvent, type OrderEventType } from './userMessages.js';
+import { rewardEvent } from './rewardMessages.js';
 import { bookTermsOf, UserOrders, type TrackedOrder } from './userOrders.js';
 
 export interface StreamPublisherOptions {
@@ -177,8 +179,41 @@ export class StreamPublisher {
       case 'ApiKeyDeleted':
         this.options.onApiKeyDeleted?.(e.apiKey);
         return;
+      case 'PositionsConverted':
+        return this.converted(e);
+      case 'RewardPaid':
+        return this.rewarded(e);
       default:
         return;
+    }
+  }
+
+  /** A reward credited goes to each live API key of the account: its topic and its market topic of the market. */
+  private rewarded(e: RewardPaid): void {
+    let json: string | undefined;
+    for (const apiKey of this.engine.apiKeysOf(e.account)) {
+      for (const topic of [userTopic(apiKey), userMarketTopic(apiKey, e.conditionId)]) {
+        if (this.fanout.subscribers(topic) === 0) continue;
+        json ??= JSON.stringify(rewardEvent(e, ledgerHashOf(e.seq)));
+        this.fanout.publish(topic, json);
+      }
+    }
+  }
+
+  /**
+   * A conversion goes to the account's live API keys (it is the account's, not one key's): each key's topic,
+   * and its market topic of each question the conversion touched (a connection that filters on several of
+   * them gets it once per such market).
+   */
+  private converted(e: PositionsConverted): void {
+    let json: string | undefined;
+    const markets = [...e.noConditionIds, ...e.yesConditionIds];
+    for (const apiKey of this.engine.apiKeysOf(e.account)) {
+      for (const topic of [userTopic(apiKey), ...markets.map((cid) => userMarketTopic(apiKey, cid))]) {
+        if (this.fanout.subscribers(topic) === 0) continue;
+        json ??= JSON.stringify(conversionEvent(e, (cid, outcome) => this.labels(cid)[outcome], ledgerHashOf(e.seq)));
+        this.fanout.publish(topic, json);
+      }
     }
   }
 

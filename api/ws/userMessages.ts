@@ -4,7 +4,7 @@
 // `maker_orders` the resting order it matched) with `trader_side` from the receiver's point of view; fills
 // settle inside the exchange, so its status is CONFIRMED from the start, as GET /data/trades says.
 
-import { formatUnits, type FillSide, type TradeExecuted } from '../../engine/index.js';
+import { formatUnits, type FillSide, type PositionsConverted, type TradeExecuted } from '../../engine/index.js';
 import type { TrackedOrder } from './userOrders.js';
 
 export type OrderEventType = 'PLACEMENT' | 'UPDATE' | 'CANCELLATION';
@@ -79,6 +79,28 @@ export function tradeEvent(
     transaction_hash: transactionHash,
     trader_side: traderSide,
     maker_orders: [makerOrder(e.maker, e.size, labels[e.maker.outcome])],
+    timestamp: String(e.time),
+  };
+}
+
+/**
+ * A neg-risk conversion of the receiver's account (no upstream counterpart: upstream converts on chain, where
+ * the adapter's PositionsConverted event tells it). `converted`: the NO tokens given, `amount` each; `received`:
+ * the YES tokens received, `amount` each; `payout`: collateral received. Sizes as decimal strings of shares and
+ * USDC; `transaction_hash` as /activity gives a ledger event's. Each entry's `outcome` is the token's label.
+ */
+export function conversionEvent(e: PositionsConverted, labelOf: (conditionId: string, outcome: 0 | 1) => string, transactionHash: string): Record<string, unknown> {
+  return {
+    event_type: 'conversion',
+    type: 'CONVERSION',
+    neg_risk_market_id: e.negRiskMarketId,
+    index_set: e.indexSet,
+    amount: formatUnits(e.amount),
+    payout: formatUnits(e.payout),
+    converted: e.noTokenIds.map((asset, i) => ({ market: e.noConditionIds[i] ?? '', asset_id: asset, outcome: labelOf(e.noConditionIds[i] ?? '', 1) })),
+    received: e.yesTokenIds.map((asset, i) => ({ market: e.yesConditionIds[i] ?? '', asset_id: asset, outcome: labelOf(e.yesConditionIds[i] ?? '', 0) })),
+    maker_address: e.account,
+    transaction_hash: transactionHash,
     timestamp: String(e.time),
   };
 }

@@ -12,7 +12,14 @@
 //                                      included; written to `file`)
 //   {op: 'settle', id}                 waits until the engine is idle and the projector has caught up
 //   {op: 'heap', id, file}             writes a heap snapshot of the main thread to `file`
+//   {op: 'align', id, inMs}            moves the engine's clock forward (never back) so that its next minute
+//                                      comes `inMs` from now: the rewards sampler then runs inside the window
+//   {op: 'rewards', id}                the rewards programs, the samples the engine has taken and the engine's
+//                                      time on the commands that carried them (ms)
 // Every answer is {id, ...}. SIGTERM closes the service gracefully and removes the data directory.
+// BENCH_REWARDS=on: every market of the engine gets a liquidity rewards program at start ($1,000 a day, 5 cents,
+// 5 shares: the bench's resting orders score), so the sampler works on the bench's books; otherwise no market
+// has one (those the demo catalog hands off end).
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,10 +34,11 @@ import { summarise } from '../latency.js';
 import { startAllocationProfile, startCpuProfile, stopAllocationProfile, stopCpuProfile, threadCpuMs } from '../processProbe.js';
 
 interface Message {
-  readonly op: 'cpu' | 'profile' | 'allocations' | 'settle' | 'heap';
+  readonly op: 'cpu' | 'profile' | 'allocations' | 'settle' | 'heap' | 'align' | 'rewards';
   readonly id: number;
   readonly action?: 'start' | 'stop';
   readonly file?: string;
+  readonly inMs?: number;
 }
 
 // PMX_* variables apply (e.g. PMX_SIGNATURE_WORKERS=0, PMX_PROJECTION_INTERVAL_MS=0); the settings below override them.
@@ -52,8 +60,31 @@ const config = {
   // BENCH_ANALYST: the ClickHouse HTTP interface with an analyst user, for the analyst load.
   ...(Number(process.env.BENCH_ANALYST ?? 0) > 0 ? { clickhouseHttpPort: 0, analystPassword: randomBytes(12).toString('hex') } : {}),
 };
-const running = await startService(config, pino({ level: 'warn' }));
+/** The engine's clock: the wall clock plus an offset that 'align' moves forward (orders' windows are 3600 s wide). */
+let clockOffset = 0;
+const running = await startService(config, pino({ level: 'warn' }), { engineClock: () => Date.now() + clockOffset });
 const host = running.engine;
+const rewarded = process.env.BENCH_REWARDS === 'on';
+// Without rewards, none at all: the programs the demo catalog hands off end too.
+for (const m of [...host.engine.markets()].filter((x) => x.status === 'active')) {
+  if (rewarded) await host.submit({ type: 'SetMarketRewards', conditionId: m.conditionId, dailyRate: 1_000_000_000, maxSpread: 50_000, minSize: 5_000_000 });
+  else if (host.engine.rewardTerms().has(m.conditionId)) await host.submit({ type: 'EndMarketRewards', conditionId: m.conditionId });
+}
+/** Time the engine spent on the commands that carried rewards samples or payouts (the sampler's cost), ms. */
+let samplerMs = 0;
+const engineApply = host.engine.apply.bind(host.engine);
+host.engine.apply = (command) => {
+  const started = performance.now();
+  const events = engineApply(command);
+  const ms = performance.now() - started;
+  for (const e of events) {
+    if (e.type === 'RewardsSampled' || e.type === 'RewardsDistributed' || e.type === 'MarketRewardsEnded') {
+      samplerMs += ms;
+      break;
+    }
+  }
+  return events;
+};
 const markets = [...host.engine.markets()]
   .filter((m) => m.status === 'active' && !m.params.negRisk && m.params.tickSize === 10_000 && m.params.minSize <= 5_000_000)
   .map((m) => ({ conditionId: m.conditionId, tokenIds: [...m.tokenIds], minSize: m.params.minSize, makerFeeBps: m.params.makerFeeBps, takerFeeBps: m.params.takerFeeBps }));
@@ -130,6 +161,17 @@ async function handle(m: Message): Promise<object> {
     }
     case 'heap':
       return { file: writeHeapSnapshot(m.file) };
+    case 'align': {
+      const now = Date.now() + clockOffset;
+      const toNext = 60_000 - (now % 60_000);
+      clockOffset += (toNext - (m.inMs ?? 0) + 60_000) % 60_000;
+      return { engineNow: Date.now() + clockOffset };
+    }
+    case 'rewards': {
+      const programs = [...host.engine.rewardTerms().keys()];
+      const samples = programs.reduce((n, cid) => n + (host.engine.rewardDaySoFar(cid)?.samples ?? 0), 0);
+      return { rewarded, programs: programs.length, samples, samplerMs };
+    }
     case 'settle': {
       const started = performance.now();
       await host.idle();

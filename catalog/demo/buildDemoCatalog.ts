@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_CREATORS, DEMO_EVENTS, DEMO_SERIES, DEMO_TAGS, type DemoEvent, type DemoMarket } from './demoDefinitions.js';
+import { DEMO_CREATORS, DEMO_EVENTS, DEMO_REWARDS, DEMO_SERIES, DEMO_TAGS, type DemoEvent, type DemoMarket } from './demoDefinitions.js';
 
 export const DEMO_SITE = 'demo';
 const AS_OF = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -133,7 +133,8 @@ function marketObject(event: DemoEvent, eventJson: Json, market: DemoMarket, id:
     resolvedBy: RESOLVER,
     restricted: true,
     ...(market.group !== undefined ? { groupItemTitle: market.group, groupItemThreshold: String(groupIndex) } : {}),
-    questionID: '0x' + sha256(`pmx-demo:question:${market.slug}`),
+    // A question of a neg-risk event has its event's id with its question index in the last byte (upstream's NegRiskIdLib).
+    questionID: event.negRisk ? negRiskId.slice(0, 64) + groupIndex.toString(16).padStart(2, '0') : '0x' + sha256(`pmx-demo:question:${market.slug}`),
     enableOrderBook: true,
     orderPriceMinTickSize: tick,
     orderMinSize: market.minShares ?? 5,
@@ -162,6 +163,10 @@ function marketObject(event: DemoEvent, eventJson: Json, market: DemoMarket, id:
     competitive: closed ? 0 : decimals(0.6 + 0.4 * unit(`competitive:${market.slug}`), 6),
     rewardsMinSize: 50,
     rewardsMaxSpread: 4.5,
+    // A pool as upstream's catalog shows one (USDC.e, open-ended), for the markets DEMO_REWARDS names.
+    ...(!closed && DEMO_REWARDS[market.slug] !== undefined
+      ? { clobRewards: [{ id: String(700_000 + id), conditionId: demoConditionId(market.slug), assetAddress: '0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174', rewardsAmount: 0, rewardsDailyRate: DEMO_REWARDS[market.slug], startDate: iso(times.start).slice(0, 10), endDate: '2500-12-31' }] }
+      : {}),
     spread,
     lastTradePrice: closed ? (market.winner === 0 ? 0.999 : 0.001) : decimals(market.price, 3),
     ...(closed ? {} : { bestBid: bid, bestAsk: decimals(bid + spread, 3) }),

@@ -218,3 +218,16 @@ export const DEMO_EVENTS: readonly DemoEvent[] = [
     [['Google', 0.41], ['OpenAI', 0.38], ['Anthropic', 0.15], ['xAI', 0.06]],
   ),
 ];
+
+/**
+ * The demo markets with a liquidity rewards pool (USDC a day), as upstream's catalog gives one: `clobRewards`
+ * with a daily rate beside every market's `rewardsMinSize` and `rewardsMaxSpread`. The catalog hand-off makes
+ * them the engine's programs (catalog/handoff/rewardsHandOff.ts); the demo maker's quotes earn from them.
+ */
+export const DEMO_REWARDS: Readonly<Record<string, number>> = {
+  'fed-no-change-december-2026': 500,
+  'nba-lal-bos-2026-12-25-moneyline': 200,
+  'bitcoin-above-100k-on-december-31-2026': 300,
+  'will-it-rain-in-london-on-december-24-2026': 100,
+  'starship-reaches-orbit-in-2026': 250,
+};

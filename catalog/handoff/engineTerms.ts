@@ -9,6 +9,9 @@
 // - makerFeeBps / takerFeeBps: `makerBaseFee` / `takerBaseFee`, which the upstream gives in basis points
 //   (the CLOB's maker_base_fee/taker_base_fee); 0 when absent; clamped to 0..10000.
 // - negRisk: `negRisk`.
+// - the neg-risk event: a negRisk market whose `negRiskMarketID` is 0x + 64 hex ending in 00 and whose
+//   `questionID` is that id with its question index in the last byte (upstream's NegRiskIdLib) is listed as
+//   that question of that event (ids lower-cased); otherwise it is listed on its own.
 // - outcome: a closed market whose `outcomePrices` are exactly ["1","0"] resolved to outcome 0, ["0","1"]
 //   to outcome 1; closed with any other prices it is closed but not (yet) decisively resolved.
 
@@ -25,6 +28,17 @@ export interface EngineTerms {
   readonly tokenIds: readonly [string, string];
   readonly params: MarketParams;
   readonly outcome: UpstreamOutcome;
+  /** The neg-risk event the market is a question of, when the catalog says so. */
+  readonly negRiskEvent?: { readonly negRiskMarketId: string; readonly questionIndex: number };
+}
+
+/** The neg-risk event and question index of a negRisk market, from its negRiskMarketID and questionID. */
+export function negRiskEventOf(market: GammaObject): EngineTerms['negRiskEvent'] {
+  if (boolOf(market.negRisk) !== true) return undefined;
+  const id = (textOf(market.negRiskMarketID) ?? '').toLowerCase();
+  const question = (textOf(market.questionID) ?? '').toLowerCase();
+  if (!/^0x[0-9a-f]{62}00$/.test(id) || !/^0x[0-9a-f]{64}$/.test(question) || question.slice(0, 64) !== id.slice(0, 64)) return undefined;
+  return { negRiskMarketId: id, questionIndex: parseInt(question.slice(64), 16) };
 }
 
 export type TermsResult = { readonly ok: true; readonly terms: EngineTerms } | { readonly ok: false; readonly reason: string };
@@ -64,6 +78,7 @@ export function engineTermsOf(market: GammaObject): TermsResult {
       tokenIds: [t0, t1],
       params: { tickSize, minSize, makerFeeBps: bps(market.makerBaseFee), takerFeeBps: bps(market.takerBaseFee), negRisk: boolOf(market.negRisk) === true },
       outcome: outcomeOf(market),
+      ...(negRiskEventOf(market) === undefined ? {} : { negRiskEvent: negRiskEventOf(market) }),
     },
   };
 }

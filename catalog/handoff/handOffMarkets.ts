@@ -4,13 +4,16 @@
 // For each market (terms from engineTerms.ts; the last copy of a condition id wins):
 // | engine has it?            | upstream says             | command                                   |
 // |---------------------------|---------------------------|-------------------------------------------|
-// | no                        | open                      | ListMarket                                |
+// | no                        | open                      | ListMarket (a question of its neg-risk    |
+// |                           |                           | event when it has one: engineTerms.ts)    |
 // | no                        | closed or resolved        | none: nothing was ever traded here        |
 // | yes, resolved             | anything                  | none                                      |
 // | yes, other token ids      | anything                  | none, reported as a conflict              |
 // | yes                       | resolved (prices 1/0)     | ResolveMarket with the winner             |
 // | yes, active               | closed, no decisive prices| PauseMarket (no more trading; not resumed |
 // |                           |                           | automatically)                            |
+// | yes, on its own, negRisk  | open, a question of an    | JoinNegRiskEvent (listed before events    |
+// |                           | event                     | existed)                                  |
 // | yes                       | open, parameters differ   | UpdateMarket with the changed ones        |
 // Markets deleted upstream are deletionHandOff.ts's (paused, never resolved; resumed when restored).
 // Idempotent: what the engine already has is skipped, so running it again submits nothing. The commands are
@@ -32,7 +35,7 @@ export interface CommandSink {
 
 /** What the hand-off reads of the engine (engine/engine.ts `market()`). */
 export interface EngineMarketView {
-  market(conditionId: string): { readonly tokenIds: readonly [string, string]; readonly params: MarketParams; readonly status: MarketStatus } | undefined;
+  market(conditionId: string): { readonly tokenIds: readonly [string, string]; readonly params: MarketParams; readonly status: MarketStatus; readonly negRiskMarketId?: string | null } | undefined;
 }
 
 export interface HandOffReport {
@@ -58,16 +61,18 @@ function changedParams(current: MarketParams, wanted: MarketParams): Partial<Mar
 
 /** The command for one market, or why there is none. */
 function commandFor(terms: EngineTerms, engine: EngineMarketView): HandOffCommand | { none: 'unchanged' | 'closed before listing' } | { conflict: string } {
-  const { conditionId, tokenIds, params, outcome } = terms;
+  const { conditionId, tokenIds, params, outcome, negRiskEvent } = terms;
   const existing = engine.market(conditionId);
   if (existing === undefined) {
     if (outcome.kind !== 'open') return { none: 'closed before listing' };
-    return { type: 'ListMarket', conditionId, tokenIds, ...params };
+    return { type: 'ListMarket', conditionId, tokenIds, ...params, ...negRiskEvent };
   }
   if (existing.status === 'resolved') return { none: 'unchanged' };
   if (existing.tokenIds[0] !== tokenIds[0] || existing.tokenIds[1] !== tokenIds[1]) return { conflict: 'the engine lists this condition id with other token ids' };
   if (outcome.kind === 'resolved') return { type: 'ResolveMarket', conditionId, winningOutcome: outcome.winningOutcome };
   if (outcome.kind === 'closed') return existing.status === 'active' ? { type: 'PauseMarket', conditionId } : { none: 'unchanged' };
+  // Listed before neg-risk events existed (on its own, negRisk): it joins its event.
+  if (negRiskEvent !== undefined && existing.negRiskMarketId === null && existing.params.negRisk) return { type: 'JoinNegRiskEvent', conditionId, ...negRiskEvent };
   const changed = changedParams(existing.params, params);
   return Object.keys(changed).length === 0 ? { none: 'unchanged' } : { type: 'UpdateMarket', conditionId, ...changed };
 }
@@ -92,7 +97,7 @@ export async function handOffMarkets(host: CommandSink, engine: EngineMarketView
     } else commands.push(planned);
   }
   const outcomes = await Promise.all(commands.map(async (command) => ({ command, events: await host.submit(command) })));
-  const counts = { ListMarket: 0, UpdateMarket: 0, ResolveMarket: 0, PauseMarket: 0 };
+  const counts = { ListMarket: 0, UpdateMarket: 0, JoinNegRiskEvent: 0, ResolveMarket: 0, PauseMarket: 0 };
   const rejected: { conditionId: string; command: string; message: string }[] = [];
   for (const { command, events } of outcomes) {
     const refusal = events.find((e) => e.type === 'CommandRejected');
@@ -100,5 +105,5 @@ export async function handOffMarkets(host: CommandSink, engine: EngineMarketView
     if (refusal !== undefined && refusal.type === 'CommandRejected') rejected.push({ conditionId, command: command.type, message: refusal.message });
     else if (command.type in counts) counts[command.type as keyof typeof counts] += 1;
   }
-  return { listed: counts.ListMarket, updated: counts.UpdateMarket, resolved: counts.ResolveMarket, paused: counts.PauseMarket, unchanged, skipped, conflicts, rejected };
+  return { listed: counts.ListMarket, updated: counts.UpdateMarket + counts.JoinNegRiskEvent, resolved: counts.ResolveMarket, paused: counts.PauseMarket, unchanged, skipped, conflicts, rejected };
 }

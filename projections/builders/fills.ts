@@ -1,8 +1,8 @@
 // Fills and ledger movements: one `fills` row per fill (natural key fill_id), one `ledger_events` row per
-// deposit, withdrawal, split, merge or redeem. ClickHouse derives from each fills row its two `fill_sides`
-// rows (taker and maker, ordered by account for per-user reads) and its two 'fill' order_events rows
-// (projections/schema.ts, migration 2). Stateless: each row comes from one event and what the orders
-// builder tells of the fill's two orders.
+// deposit, withdrawal, split, merge, redeem, neg-risk conversion ('convert') or liquidity reward ('reward'). ClickHouse derives from each
+// fills row its two `fill_sides` rows (taker and maker, ordered by account for per-user reads) and its two
+// 'fill' order_events rows (projections/schema.ts, migration 2). Stateless: each row comes from one event and
+// what the orders builder tells of the fill's two orders.
 
 import type { EventsRecord } from '../../log/eventLog.js';
 import type { FillSide, TradeExecuted } from '../../engine/index.js';
@@ -48,6 +48,15 @@ export function projectFills(record: EventsRecord, out: RowSink, fillOrders: rea
         break;
       case 'PositionRedeemed':
         out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, 'redeem', e.conditionId, e.burned[0] + e.burned[1], e.payout));
+        break;
+      case 'RewardPaid':
+        // A liquidity reward credited (engine/rewards/): amount = payout = the collateral received.
+        out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, 'reward', e.conditionId, e.amount, e.amount));
+        break;
+      case 'PositionsConverted':
+        // One row per conversion: the first question converted (lowest index) names it, so it belongs to a
+        // market of the event; amount = NO tokens given of each question named, payout = collateral received.
+        out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, 'convert', e.noConditionIds[0] ?? '', e.amount, e.payout));
         break;
       default:
         break;

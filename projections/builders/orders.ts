@@ -54,6 +54,8 @@ interface Levels {
   readonly asks: Map<number, number>;
 }
 
+const EMPTY_LEVELS: Levels = { bids: new Map(), asks: new Map() };
+
 function bookTerms(o: OpenOrder): { bid: boolean; price: number } {
   const bid = (o.outcome === 0) === (o.side === 'BUY');
   return { bid, price: o.outcome === 0 ? o.price : PRICE_ONE - o.price };
@@ -69,6 +71,8 @@ export class OrdersBuilder {
    */
   private pending = new Map<string, { order: OpenOrder; version: number }>();
   private readonly books = new Map<string, Levels>();
+  /** Told of every level about to change (market, bid side or not, price, size before): the book history's hook. */
+  levelHook: ((conditionId: string, bid: boolean, price: number, size: number) => void) | undefined;
 
   /**
    * `onChange` sees every order whenever its row would be written (restored, or changed at a log position),
@@ -88,7 +92,9 @@ export class OrdersBuilder {
   private moveLevel(o: OpenOrder, delta: number): void {
     const { bid, price } = bookTerms(o);
     const side = bid ? this.levels(o.conditionId).bids : this.levels(o.conditionId).asks;
-    const next = (side.get(price) ?? 0) + delta;
+    const current = side.get(price) ?? 0;
+    this.levelHook?.(o.conditionId, bid, price, current);
+    const next = current + delta;
     if (next <= 0) side.delete(price);
     else side.set(price, next);
   }
@@ -104,6 +110,17 @@ export class OrdersBuilder {
   /** The builder code of an open order ('' when none or unknown). */
   builderOf(orderId: string): string {
     return this.open.get(orderId)?.builder ?? '';
+  }
+
+  /** The aggregate size of a market's level in outcome 0's terms (0 when no order rests there). */
+  levelSize(conditionId: string, bid: boolean, price: number): number {
+    const l = this.books.get(conditionId);
+    return (bid ? l?.bids : l?.asks)?.get(price) ?? 0;
+  }
+
+  /** A market's levels in outcome 0's terms: price → aggregate size, per side. */
+  levelsOf(conditionId: string): { readonly bids: ReadonlyMap<number, number>; readonly asks: ReadonlyMap<number, number> } {
+    return this.books.get(conditionId) ?? EMPTY_LEVELS;
   }
 
   /** Best bid and ask of a market in outcome 0's terms (undefined for an empty side). */

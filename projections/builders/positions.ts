@@ -2,10 +2,13 @@
 //   size          tokens held (free + reserved)
 //   cost          collateral paid for what is held (base units); avgPrice = cost / size
 //   total_bought  tokens ever acquired
+//   total_cost    collateral ever paid for them (total_cost / total_bought: the average buy price, which
+//                 /closed-positions shows once the position is closed and cost is 0)
 //   realized_pnl  collateral realised by sells, merges and redemptions, minus the cost of what left
 // A buy adds its collateral to cost (a buyer's fee, paid in tokens, raises the average price); a sell,
 // merge or redemption removes cost pro rata. Split and merge count as a trade at 0.5 on each side (one unit
-// of collateral for one of each outcome). Fees collected by the fee account enter it at zero cost.
+// of collateral for one of each outcome); a neg-risk conversion moves the cost of the NO given to the YES
+// received, less the collateral received (convert()). Fees collected by the fee account enter it at zero cost.
 
 import type { EventsRecord } from '../../log/eventLog.js';
 import type { FillSide, Outcome } from '../../engine/index.js';
@@ -22,10 +25,18 @@ export interface PositionState {
   size: number;
   cost: number;
   totalBought: number;
+  /** Collateral ever paid for what was bought (cost before anything left). */
+  totalCost: number;
   realizedPnl: number;
   updatedAt: number;
 }
 
+
+/** Share i of `total` split into `parts` integers (floored; the last takes the remainder). */
+function evenShare(total: number, parts: number, i: number): number {
+  const base = Math.floor(total / parts);
+  return i === parts - 1 ? total - base * (parts - 1) : base;
+}
 
 export class PositionsBuilder {
   /** Positions by account, then token (two maps: no key string built and hashed per lookup). */
@@ -62,7 +73,7 @@ export class PositionsBuilder {
     let p = tokens.get(tokenId);
     if (p === undefined) {
       const ref = this.markets.byToken.get(tokenId);
-      p = { account, tokenId, conditionId: ref?.market.conditionId ?? '', outcome: ref?.outcome ?? 0, size: 0, cost: 0, totalBought: 0, realizedPnl: 0, updatedAt: 0 };
+      p = { account, tokenId, conditionId: ref?.market.conditionId ?? '', outcome: ref?.outcome ?? 0, size: 0, cost: 0, totalBought: 0, totalCost: 0, realizedPnl: 0, updatedAt: 0 };
       tokens.set(tokenId, p);
       this.onNew?.(p);
     }
@@ -74,6 +85,7 @@ export class PositionsBuilder {
     p.size += tokens;
     p.cost += paid;
     p.totalBought += tokens;
+    p.totalCost += paid;
     p.updatedAt = time;
   }
 
@@ -94,6 +106,22 @@ export class PositionsBuilder {
     } else {
       this.sell(p, size, s.amount - s.fee, time);
     }
+  }
+
+  /**
+   * A neg-risk conversion, priced as upstream's PnL subgraph does: the NO tokens given leave at their average
+   * cost (nothing realised), and the YES tokens received are bought for what that cost exceeds the collateral
+   * received, shared evenly. When the collateral received exceeds the cost given up (or no YES comes back),
+   * the difference is realised on the NO positions instead, shared evenly.
+   */
+  private convert(account: string, noTokenIds: readonly string[], yesTokenIds: readonly string[], amount: number, payout: number, time: number, version: number): void {
+    const given = noTokenIds.map((tokenId) => this.position(account, tokenId, version));
+    const costs = given.map((p) => (p.size === 0 ? 0 : mulDiv(p.cost, Math.min(amount, p.size), p.size)));
+    const costGiven = costs.reduce((a, b) => a + b, 0);
+    const yesCost = yesTokenIds.length === 0 ? 0 : Math.max(0, costGiven - payout);
+    const realized = payout + yesCost - costGiven;
+    given.forEach((p, i) => this.sell(p, amount, (costs[i] as number) + evenShare(realized, given.length, i), time));
+    yesTokenIds.forEach((tokenId, i) => this.buy(this.position(account, tokenId, version), amount, evenShare(yesCost, yesTokenIds.length, i), time));
   }
 
   apply(record: EventsRecord): void {
@@ -127,6 +155,9 @@ export class PositionsBuilder {
           });
           break;
         }
+        case 'PositionsConverted':
+          this.convert(e.account, e.noTokenIds, e.yesTokenIds, e.amount, e.payout, e.time, version);
+          break;
         default:
           break;
       }
@@ -148,7 +179,7 @@ export class PositionsBuilder {
     for (const [p, version] of this.pending) {
       out.add(
         'positions',
-        `${text(p.account)}\t${text(p.tokenId)}\t${text(p.conditionId)}\t${p.outcome}\t${p.size}\t${p.cost}\t${p.totalBought}\t${p.realizedPnl}\t${time(p.updatedAt)}\t${version}\n`,
+        `${text(p.account)}\t${text(p.tokenId)}\t${text(p.conditionId)}\t${p.outcome}\t${p.size}\t${p.cost}\t${p.totalBought}\t${p.realizedPnl}\t${time(p.updatedAt)}\t${version}\t${p.totalCost}\n`,
       );
     }
     this.pending = new Map();

@@ -1,12 +1,14 @@
 // Start-up of the in-memory read model from the stored projections: every builder as of the projector's
 // committed position (restoreState(), as the projector itself restarts), each market's mark, then the fill
-// windows (fillsRestore.ts). Must run while the projector writes nothing newer (before its run() starts):
-// the mark state is read from the latest rows, which would otherwise run ahead of that position.
+// windows (fillsRestore.ts) and the ledger windows (ledgerRestore.ts). Must run while the projector writes
+// nothing newer (before its run() starts): the mark state is read from the latest rows, which would otherwise
+// run ahead of that position.
 
 import type { ClickHouseClient } from '@clickhouse/client';
 import { PriceHistoryBuilder } from '../builders/priceHistory.js';
 import { restoreState } from '../restoreState.js';
 import { restoreFills } from './fillsRestore.js';
+import { restoreLedger } from './ledgerRestore.js';
 import type { LiveState } from './liveState.js';
 
 const READ = { output_format_json_quote_64bit_integers: 0 } as const;
@@ -55,6 +57,7 @@ export async function restoreLive(ch: ClickHouseClient, db: string, at: number, 
     }
   }
   await restoreFills(ch, db, at, state.fills);
+  await restoreLedger(ch, db, at, state.ledger);
   state.pos = at;
   state.horizon = at;
 }

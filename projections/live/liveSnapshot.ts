@@ -7,7 +7,8 @@
 //
 // A snapshot holds what the restore from the tables gives, taken from memory at one log position: markets,
 // open orders (with their book levels, rebuilt by OrdersBuilder.restore), every position, each market's last
-// trade and mark, the fills memory holds (log order) and which accounts miss older fills. Finished orders are
+// trade and mark, the fills and ledger entries memory holds (log order) and which accounts miss older ones.
+// A snapshot written before the ledger windows existed restores them knowing nothing of the past. Finished orders are
 // left out as the restore leaves them out: `horizon` is the snapshot's position, and an order that finished
 // before it is read from ClickHouse once the projector has reached it. The equivalence tests
 // (test/projections/liveReads.test.ts, liveTrades.test.ts) restore a model from a snapshot part-way through
@@ -24,6 +25,7 @@ import type { MarketState } from '../builders/markets.js';
 import type { OpenOrder } from '../builders/orders.js';
 import type { PositionState } from '../builders/positions.js';
 import type { LiveState, MarkState } from './liveState.js';
+import type { LedgerTuple } from './ledgerWindows.js';
 
 export const LIVE_SNAPSHOT_FORMAT = 1;
 
@@ -45,6 +47,11 @@ export interface LiveSnapshot {
   readonly marks: readonly [string, MarkState][];
   readonly fills: readonly FillTuple[];
   readonly dropped: readonly string[];
+  /** The ledger windows' entries (log order) and the accounts missing older ones; absent in older snapshots. */
+  readonly ledger?: readonly LedgerTuple[];
+  readonly ledgerDropped?: readonly string[];
+  /** The ledger windows know nothing before the position they were restored at (see ledgerWindows.ts). */
+  readonly ledgerUnknownPast?: boolean;
 }
 
 /** The state's snapshot as bytes: taken and serialised at once, so it is the state at its position. */
@@ -70,6 +77,9 @@ export function snapshotBytes(state: LiveState): Buffer {
     marks,
     fills,
     dropped: state.fills.droppedAccounts(),
+    ledger: state.ledger.tuples(),
+    ledgerDropped: state.ledger.droppedAccounts(),
+    ledgerUnknownPast: state.ledger.unknownPast,
   };
   return serialize(snapshot);
 }
@@ -88,10 +98,17 @@ export function restoreSnapshot(snapshot: LiveSnapshot, state: LiveState): void 
   if (state.pos !== 0) throw new Error('a live read model snapshot restores into a fresh state only');
   for (const m of snapshot.markets) state.markets.restore(m);
   for (const o of snapshot.orders) state.orders.restore(o);
-  for (const p of snapshot.positions) state.positions.restore(p);
+  for (const p of snapshot.positions) {
+    // A snapshot from before positions carried totalCost: the estimate migration 4 gives such stored rows.
+    (p as { totalCost?: number }).totalCost ??= p.size > 0 ? Math.trunc((p.cost / p.size) * p.totalBought) : 0;
+    state.positions.restore(p);
+  }
   state.importMarks(snapshot.lastTrades, snapshot.marks);
   for (const f of snapshot.fills) state.fills.add(...f);
   for (const account of snapshot.dropped) state.fills.markDropped(account);
+  for (const e of snapshot.ledger ?? []) state.ledger.add(...e);
+  for (const account of snapshot.ledgerDropped ?? []) state.ledger.markDropped(account);
+  state.ledger.unknownPast = snapshot.ledger === undefined || snapshot.ledgerUnknownPast === true;
   state.pos = snapshot.pos;
   state.horizon = snapshot.pos;
 }

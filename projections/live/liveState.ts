@@ -13,7 +13,8 @@
 //   midpoint at the end of the latest minute in which its book or last trade changed, else the last trade;
 //   when that minute has neither, the mark at the end of the latest earlier minute that had one;
 // - the newest fills of each account (FillWindows): up to maxAccountFills per account and maxFills in all;
-//   the JSON of up to maxShownJson of them, and of as many open orders, once shown (TradeJsonCache, OrderJsonCache).
+//   the JSON of up to maxShownJson of them, and of as many open orders, once shown (TradeJsonCache, OrderJsonCache);
+// - the newest splits, merges, redemptions and conversions of each account (LedgerWindows), for GET /activity.
 //
 // Bounded by what the exchange holds anyway: one entry per (account, token) ever held, per open order, per
 // market; finished orders up to maxFinishedOrders; fills up to maxFills; shown JSON texts up to maxShownJson of each.
@@ -25,6 +26,7 @@ import { OrdersBuilder, type FillOrders, type OpenOrder } from '../builders/orde
 import { PositionsBuilder, type PositionState } from '../builders/positions.js';
 import { RowSink } from '../rows.js';
 import { DEFAULT_MAX_ACCOUNT_FILLS, DEFAULT_MAX_FILLS, FillWindows, type AccountFills } from './fillWindows.js';
+import { LedgerWindows } from './ledgerWindows.js';
 import { OrderJsonCache } from './orderJsonCache.js';
 import { OrderPageCache } from './orderPageCache.js';
 import { MarketInfoCache } from './marketInfoCache.js';
@@ -63,6 +65,9 @@ export interface LiveStateOptions {
   readonly maxFills?: number;
   /** Most fills, and most open orders, whose JSON is kept once shown (DEFAULT_MAX_SHOWN_JSON); 0: none. */
   readonly maxShownJson?: number;
+  /** Newest splits, merges, redemptions and conversions kept per account, and in all (ledgerWindows.ts defaults). */
+  readonly maxAccountLedger?: number;
+  readonly maxLedger?: number;
 }
 
 /** An account's fills memory holds, oldest first at fills[from..], and whether they are all of its fills. */
@@ -95,6 +100,8 @@ export class LiveState {
   readonly holdersCache = new Map<string, { readonly version: number; readonly top: readonly PositionState[] }>();
   /** The newest fills of each account. */
   readonly fills: FillWindows;
+  /** The newest splits, merges, redemptions and conversions of each account. */
+  readonly ledger: LedgerWindows;
   /** The trade JSON of fills GET /data/trades has shown. */
   readonly tradeJson: TradeJsonCache;
   /** The JSON of open orders GET /data/orders has shown. */
@@ -117,6 +124,7 @@ export class LiveState {
     this.maxFinished = options.maxFinishedOrders ?? DEFAULT_MAX_FINISHED_ORDERS;
     this.orders = new OrdersBuilder((o, pos) => this.orderChanged(o, pos));
     this.positions = new PositionsBuilder(this.markets, options.feeAccount, (p) => this.positionCreated(p));
+    this.ledger = new LedgerWindows(options.maxAccountLedger, options.maxLedger);
     this.tradeJson = new TradeJsonCache(options.maxShownJson ?? DEFAULT_MAX_SHOWN_JSON);
     this.orderJson = new OrderJsonCache(options.maxShownJson ?? DEFAULT_MAX_SHOWN_JSON);
     this.fills = new FillWindows({
@@ -143,6 +151,7 @@ export class LiveState {
     this.positions.discardPending();
     this.applyMarks(record, touched);
     this.fills.apply(record);
+    this.ledger.apply(record);
     this.pos = record.pos;
   }
 

@@ -194,6 +194,10 @@ export class NotificationState {
       case 'PositionRedeemed':
         this.hold(e.conditionId, e.account, -e.burned[0], -e.burned[1]);
         return;
+      case 'PositionsConverted':
+        for (const conditionId of e.noConditionIds) this.hold(conditionId, e.account, 0, -e.amount);
+        for (const conditionId of e.yesConditionIds) this.hold(conditionId, e.account, e.amount, 0);
+        return;
       case 'MarketResolved': {
         const holders = this.holdings.get(e.conditionId);
         this.holdings.delete(e.conditionId);

@@ -10,8 +10,9 @@
 //   bucket's start and p the mark at the end of the bucket (or at `end`, for a bucket it cuts). Quiet
 //   minutes carry the previous mark forward, also from before the range; buckets before the first mark
 //   have no point.
-// - At most MAX_POINTS points per token: beyond that an explicit fidelity is refused, a default one is
-//   raised to fit.
+// - At most MAX_POINTS points per token: beyond that the fidelity (given or default) is raised to fit. A start
+//   after the end is an empty range. (So every request the API's schemas admit has an answer: api/clob/
+//   historyRoutes.ts.)
 
 import { ReadModelInputError } from './errors.js';
 import { idList, intIn, oneOf, unixSeconds } from './inputs.js';
@@ -69,7 +70,8 @@ function range(ctx: ReadContext, params: RangeParams): Range {
   // range that ends now, which whole seconds would leave out of the exclusive end.
   const now = ctx.now() / 1000;
   const end = endTs ?? now;
-  if (startTs !== undefined && startTs > end) throw new ReadModelInputError('startTs', 'must not be after endTs');
+  // A start after the end: an empty range (a whole second, as the query binds it, at or after the end).
+  if (startTs !== undefined && startTs > end) return { start: Math.ceil(end), end, fidelity };
   const from = interval === undefined || interval === 'max' || interval === 'all' ? startTs : end - INTERVAL_SECONDS[interval];
   return { start: from === undefined ? undefined : Math.max(0, from - (from % 60)), end, fidelity };
 }
@@ -85,10 +87,7 @@ function points(rows: readonly MarkRow[], r: Range): PricePoint[] {
   if (first === undefined || first >= r.end) return [];
   const minutes = Math.ceil((r.end - first) / 60);
   let fidelity = r.fidelity ?? 1;
-  if (Math.ceil(minutes / fidelity) > MAX_POINTS) {
-    if (r.fidelity !== undefined) throw new ReadModelInputError('fidelity', `the range needs more than ${MAX_POINTS} points at this fidelity; raise it`);
-    fidelity = Math.ceil(minutes / MAX_POINTS);
-  }
+  if (Math.ceil(minutes / fidelity) > MAX_POINTS) fidelity = Math.ceil(minutes / MAX_POINTS);
   const step = fidelity * 60;
   const out: PricePoint[] = [];
   let i = 0;

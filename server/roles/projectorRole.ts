@@ -35,7 +35,7 @@ export async function startProjectorRole(config: Config, logger: Logger, signal:
   );
   const ch = await openRoleClickHouse(config, logger, signal);
   const db = config.clickhouseDatabase;
-  const projector = new Projector(ch, db, log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config) });
+  const projector = new Projector(ch, db, log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), bookHistoryRetentionDays: config.bookHistoryRetentionDays });
   await retrying('restoring the projector from ClickHouse', () => projector.start(), logger, signal);
   logger.info({ pos: projector.position }, 'projector restored');
   // projection_position read from the projector when scraped: its restored position from start-up on, not only

@@ -234,7 +234,9 @@ t.test('errors take the surface form', async (t) => {
   t.same(unknown.json(), { error: 'unknown_field: bogus' });
   t.same((await http(base, 'GET', '/activity/trades')).json(), { error: 'user is required' });
   t.same((await http(base, 'GET', '/activity/trades?user=u&market=a,b,c,d')).json(), { error: 'market must have at most 3 items' });
-  t.same((await http(base, 'GET', '/activity/trades?user=u&market=a,,b&market=c')).json(), { user: 'u', market: ['a', 'b', 'c'] }, 'lists are comma-separated and repeatable');
+  t.same((await http(base, 'GET', '/activity/trades?user=u&market=a,b&market=c')).json(), { user: 'u', market: ['a', 'b', 'c'] }, 'lists are comma-separated and repeatable');
+  t.same((await http(base, 'GET', '/activity/trades?user=&market=a,,b')).json(), { user: '', market: ['a', '', 'b'] }, 'a strict query takes values as sent: an empty value or item is one');
+  t.same((await http(base, 'GET', '/activity/trades?user=u&market=')).json(), { user: 'u', market: [''] }, 'and `market=` is the list of one empty item (OpenAPI form style)');
   const dbFailure = await http(base, 'GET', '/activity/boom');
   t.equal(dbFailure.status, 500);
   t.same(dbFailure.json(), { error: 'internal_error: unexpected database failure' });

@@ -1,16 +1,21 @@
-// The schema-driven fuzzer (schemathesis, from scripts/python/requirements.txt) over every operation of
-// /openapi.json, against the whole service through its header edge, with a funded trader whose valid L1/L2
-// headers sign each request and with real token, condition and order ids mixed into the generated data
-// (test/fuzz/pmx_fuzz_hooks.py). It fails on a 5xx, a dropped connection, a status, content type or body
-// the document does not list, an undocumented method not answered 405 with Allow, and a refused request
-// that changed the engine's state.
+// The schema-driven fuzzer (schemathesis, from scripts/python/requirements.txt) with every one of its checks
+// (`--checks all`) over every operation of /openapi.json, the operator API's included, against the whole
+// service through its header edge: each request signed as a funded trader (L1/L2 headers) or as the operator,
+// real token, condition and order ids and freshly signed orders mixed into the requests the document admits
+// (test/fuzz/pmx_fuzz_hooks.py). It fails on any failure: a 5xx, a dropped connection, a status, content type,
+// header or body the document does not list, a request the document admits that is refused (other than by the
+// engine's judgement of the state it finds), a request it refuses that is accepted, an undocumented method not
+// answered 405 with Allow, and a refused request that changed the engine's state. test/fuzz/schemathesis.toml
+// holds the run's configuration.
 //
 // A fixed seed and a bounded number of examples per operation keep the run short; PMX_FUZZ_EXAMPLES and
-// PMX_FUZZ_SEED make a larger or different one (`PMX_FUZZ_EXAMPLES=200 npx tap test/api/openapiFuzz.test.ts`);
-// PMX_FUZZ_REPORT_DIR=<dir> keeps a HAR file of every exchange.
+// PMX_FUZZ_SEED make a larger or different one (docs/testing.md: `PMX_FUZZ_EXAMPLES=40 PMX_FUZZ_SEED=7331 npx
+// tap test/api/openapiFuzz.test.ts`); PMX_FUZZ_REPORT_DIR=<dir> keeps a HAR file of every exchange and the
+// schemathesis output (schemathesis.txt).
 
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,11 +32,13 @@ const SEED = Number(process.env.PMX_FUZZ_SEED ?? 20261124);
 /** Where to write a HAR file of every request and response (for looking into a run). */
 const REPORT_DIR = process.env.PMX_FUZZ_REPORT_DIR;
 const HOOKS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fuzz');
+const OPERATOR_TOKEN = 'fuzz-operator-token-0123456789';
 const units = (n: number): number => Math.round(n * 1_000_000);
 
 t.test('schemathesis over every operation of /openapi.json: no 5xx, nothing undocumented, no state change on refusal', async (t) => {
   const python = pythonTools();
-  const svc = await startTestService();
+  // A heartbeat session the fuzzer starts must not end (and cancel the trader's orders) in the middle of the run.
+  const svc = await startTestService({ operatorToken: OPERATOR_TOKEN, heartbeatTimeoutSec: 3600 });
   t.teardown(() => svc.close());
   const host = svc.service.engine;
   const engine = host.engine;
@@ -39,6 +46,10 @@ t.test('schemathesis over every operation of /openapi.json: no 5xx, nothing undo
   const markets = [...engine.markets()].filter((m: Market) => m.status === 'active' && !m.params.negRisk).slice(0, 3);
   if (markets.length === 0) throw new Error('the demo catalog needs an active market');
   const trader = new Trader(svc.baseUrl, Wallet.createRandom() as unknown as Wallet);
+  // POST /auth/api-key and GET /auth/derive-api-key are signed by a wallet of their own with a new nonce each
+  // time, so that each finds its slot free (a taken slot is a 400 no document can foresee).
+  const keyMaker = new Trader(svc.baseUrl, Wallet.createRandom() as unknown as Wallet);
+  let keyNonce = 0;
   let nonce = 0;
   await trader.signIn(nonce);
   await host.submit({ type: 'Deposit', account: trader.account, amount: units(10_000) });
@@ -56,11 +67,15 @@ t.test('schemathesis over every operation of /openapi.json: no 5xx, nothing undo
     orderIds.push(id);
   }
 
-  const stateHash = (): string => {
-    // The engine's state without its event counter and clock: an engine rejection is an event too.
-    const { seq: _seq, now: _now, ...held } = exportSnapshot(engine);
-    return createHash('sha256').update(JSON.stringify(held)).digest('hex');
+  // The engine's state without its event counter and clock (an engine rejection is an event too), and apart
+  // from its memories of finished orders and applied signed requests: those forget entries as time passes,
+  // whatever command comes, so a request may only not add to them (checked against the mark before it).
+  const stateNow = (): { hash: string; memory: Set<string> } => {
+    const { seq: _seq, now: _now, done, requests, ordersForgottenThrough: _o, requestsForgottenThrough: _r, ...held } = exportSnapshot(engine);
+    const memory = new Set([...(done ?? []).map((d) => `done:${JSON.stringify(d)}`), ...(requests ?? []).map((r) => `request:${JSON.stringify(r)}`)]);
+    return { hash: createHash('sha256').update(JSON.stringify(held)).digest('hex'), memory };
   };
+  let marked = new Set<string>();
 
   const side = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -71,12 +86,39 @@ t.test('schemathesis over every operation of /openapi.json: no 5xx, nothing undo
         let out: unknown;
         switch (req.url) {
           case '/fixtures':
-            out = { tokenIds: markets.flatMap((m) => m.tokenIds), conditionIds: markets.map((m) => m.conditionId), orderIds, address: trader.address, apiKey: trader.requireCreds().apiKey };
+            out = {
+              tokenIds: markets.flatMap((m) => m.tokenIds), firstTokenIds: markets.map((m) => m.tokenIds[0]), conditionIds: markets.map((m) => m.conditionId),
+              orderIds, address: trader.address, apiKey: trader.requireCreds().apiKey,
+            };
             break;
-          case '/state':
+          case '/mark': {
             await host.idle();
-            out = { hash: stateHash() };
+            const now = stateNow();
+            marked = now.memory;
+            out = { hash: now.hash, seq: engine.seq };
             break;
+          }
+          case '/state': {
+            await host.idle();
+            const now = stateNow();
+            out = { hash: now.hash, seq: engine.seq, added: [...now.memory].filter((m) => !marked.has(m)).slice(0, 5) };
+            break;
+          }
+          case '/order': {
+            // A small BUY of a fixture token, valid in every way but the engine's judgement (funds, fills).
+            const { n = 0, orderType = 'GTC' } = input as { n?: number; orderType?: string };
+            const m = markets[n % markets.length] as Market;
+            const tick = m.params.tickSize / 1_000_000;
+            const price = tick * (1 + (n % 5));
+            const size = Math.max(10, Math.ceil(m.params.minSize / 1_000_000));
+            const gtd = orderType.toUpperCase() === 'GTD';
+            const order = await trader.signOrder({
+              tokenId: m.tokenIds[n % 2] as string, side: 'BUY', makerAmount: Math.round(price * size * 1_000_000), takerAmount: units(size),
+              ...(gtd ? { expiration: Math.floor(Date.now() / 1000) + 7200 } : {}),
+            });
+            out = { order, owner: trader.requireCreds().apiKey };
+            break;
+          }
           case '/rotate':
             nonce += 1;
             await trader.signIn(nonce);
@@ -87,8 +129,9 @@ t.test('schemathesis over every operation of /openapi.json: no 5xx, nothing undo
             const method = input.method ?? 'GET';
             const body = Buffer.from(input.body ?? '', 'base64').toString('utf8');
             const relative = path.startsWith('/clob/') ? path.slice('/clob'.length) : undefined;
-            if (relative === undefined) out = {};
-            else if ((method === 'POST' && relative === '/auth/api-key') || (method === 'GET' && relative === '/auth/derive-api-key')) out = await trader.l1Headers(nonce);
+            if (path.startsWith('/operator/')) out = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+            else if (relative === undefined) out = {};
+            else if ((method === 'POST' && relative === '/auth/api-key') || (method === 'GET' && relative === '/auth/derive-api-key')) out = await keyMaker.l1Headers((keyNonce += 1));
             else out = trader.l2Headers(method, relative, body);
             break;
           }
@@ -105,6 +148,7 @@ t.test('schemathesis over every operation of /openapi.json: no 5xx, nothing undo
   const sidePort = (side.address() as { port: number }).port;
 
   const args = [
+    '--config-file', join(HOOKS_DIR, 'schemathesis.toml'),
     'run', `${svc.baseUrl}/openapi.json`,
     '--checks', 'all',
     '--phases', 'examples,coverage,fuzzing',
@@ -114,6 +158,7 @@ t.test('schemathesis over every operation of /openapi.json: no 5xx, nothing undo
     '--no-shrink',
     '--request-timeout', '20',
     '--suppress-health-check', 'all',
+    '--output-sanitize', 'false',
     ...(REPORT_DIR === undefined ? [] : ['--report', 'har', '--report-dir', REPORT_DIR]),
   ];
   const env = { ...process.env, SCHEMATHESIS_HOOKS: 'pmx_fuzz_hooks', PYTHONPATH: HOOKS_DIR, PMX_FUZZ_SIDE: `http://127.0.0.1:${sidePort}`, NO_COLOR: '1' };
@@ -125,6 +170,7 @@ t.test('schemathesis over every operation of /openapi.json: no 5xx, nothing undo
     child.stderr.on('data', (d: Buffer) => (text += d.toString()));
     child.on('close', (c) => resolve({ code: c, output: text }));
   });
+  if (REPORT_DIR !== undefined) writeFileSync(join(REPORT_DIR, 'schemathesis.txt'), output);
   const summary = output.trim().split('\n').slice(-12).join('\n');
   t.comment(`schemathesis: ${EXAMPLES} examples per operation, seed ${SEED}, ${Math.round((Date.now() - started) / 1000)} s\n${summary}`);
   t.equal(code, 0, code === 0 ? 'no failure' : output.slice(-20_000));

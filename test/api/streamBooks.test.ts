@@ -14,7 +14,8 @@ import type { Fanout } from '../../api/ws/topics.js';
 import { genesis, MARKETS, opsArb, toCommands } from '../engine/modelCommands.js';
 
 const RUNS = Number(process.env.PMX_PROPERTY_RUNS ?? 25);
-const TOKENS = MARKETS.flatMap((m) => [...m.tokenIds]);
+// The classic variant's markets (genesis() lists the first two; the others are the neg-risk variant's).
+const TOKENS = MARKETS.slice(0, 2).flatMap((m) => [...m.tokenIds]);
 
 interface PriceChange {
   event_type: 'price_change';

@@ -41,6 +41,21 @@ t.test('content: markets across events and series, a neg-risk event, resolved ma
   for (const m of resolved) t.ok(['["1", "0"]', '["0", "1"]'].includes(m.outcomePrices as string), `${m.slug as string} has a winner`);
 });
 
+t.test('neg-risk events: each market is question i of its event (questionID = the event id with i in the last byte)', async (t) => {
+  const negRisk = demo.events.filter((e) => e.negRisk === true);
+  t.equal(negRisk.length, 5, 'the Fed decisions, the election, the Oscars and the AI race');
+  for (const event of negRisk) {
+    const markets = demo.markets.filter((m) => (m.events as GammaObject[])[0]?.id === event.id);
+    markets.forEach((m, i) => {
+      const terms = engineTermsOf(m);
+      t.same(terms.ok ? terms.terms.negRiskEvent : undefined, { negRiskMarketId: event.negRiskMarketID, questionIndex: i }, `${m.slug as string} is question ${i}`);
+    });
+  }
+  const solo = demo.markets.find((m) => m.negRisk === false) as GammaObject;
+  const terms = engineTermsOf(solo);
+  t.equal(terms.ok ? terms.terms.negRiskEvent : 'not listed', undefined, 'a market outside neg-risk events is on its own');
+});
+
 t.test('identifiers: condition ids 0x + 64 hex, token ids decimal uint256, all distinct', async (t) => {
   const conditions = new Set<string>();
   const tokens = new Set<string>();

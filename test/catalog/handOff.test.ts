@@ -38,6 +38,21 @@ async function records(journal: Journal): Promise<LogRecord[]> {
 const demo = buildDemoCatalog();
 const bySlug = (slug: string): GammaObject => structuredClone(demo.markets.find((m) => m.slug === slug) as GammaObject);
 
+t.test('markets listed before neg-risk events existed join their events', async (t) => {
+  const { engine, host } = await engineOverJournal(t);
+  // As an older build listed them: negRisk, on their own.
+  const fed = demo.markets.filter((m) => String(m.slug).endsWith('december-2026'));
+  for (const m of fed) {
+    const tokens = JSON.parse(m.clobTokenIds as string) as [string, string];
+    await host.submit({ type: 'ListMarket', conditionId: String(m.conditionId), tokenIds: tokens, tickSize: 10_000, minSize: 5_000_000, makerFeeBps: 0, takerFeeBps: 0, negRisk: true });
+  }
+  t.equal(engine.negRiskEvent(String(fed[0]?.negRiskMarketID)), undefined, 'no event yet');
+  const report = await handOffMarkets(host, engine, fed);
+  t.match(report, { listed: 0, updated: 4, rejected: [] });
+  t.same(engine.negRiskEvent(String(fed[0]?.negRiskMarketID))?.questions.map((m) => m.conditionId), fed.map((m) => m.conditionId), 'the four Fed questions, in index order');
+  t.match(await handOffMarkets(host, engine, fed), { updated: 0, unchanged: 4 });
+});
+
 t.test('the demo catalog lists its open markets, once', async (t) => {
   const { journal, engine, host } = await engineOverJournal(t);
   const report = await handOffMarkets(host, engine, demo.markets);
@@ -54,6 +69,11 @@ t.test('the demo catalog lists its open markets, once', async (t) => {
   t.same(listed?.tokenIds, JSON.parse(candidate.clobTokenIds as string), 'outcome 0 and 1 tokens in upstream order');
   t.equal(listed?.params.negRisk, true);
   t.equal(engine.market(demoConditionId('fed-no-change-october-2026')), undefined, 'a market resolved before listing is not listed');
+
+  const election = engine.negRiskEvent(String(candidate.negRiskMarketID));
+  t.same(election?.questions.map((m) => m.questionIndex), [0, 1, 2, 3, 4, 5], 'the election is a neg-risk event of six questions');
+  t.equal(listed?.negRiskMarketId, candidate.negRiskMarketID, 'each candidate a question of it');
+  t.equal(btc?.negRiskMarketId, null, 'a market outside neg-risk events is on its own');
 
   const again = await handOffMarkets(host, engine, demo.markets);
   t.match(again, { listed: 0, updated: 0, resolved: 0, paused: 0, unchanged: 30 });

@@ -34,8 +34,10 @@ t.test('demo traders make a live exchange: depth, trades, price history', async 
   t.teardown(() => svc.close());
   const demo = svc.service.demo;
   if (demo === undefined) throw new Error('demo traders should run on the demo catalog');
-  t.equal(demo.markets.length, 4, 'four demo markets');
-  t.match(startupLines(svc.service.config, svc.service).join('\n'), /demo traders: +ON: a market maker and takers trade 4 demo markets/);
+  const open = [...svc.service.engine.engine.markets()].filter((m) => m.status === 'active').map((m) => m.conditionId);
+  t.ok(open.length >= 30, `${open.length} open demo markets`);
+  t.same([...demo.markets].sort(), open.sort(), 'the maker quotes every open demo market');
+  t.match(startupLines(svc.service.config, svc.service).join('\n'), new RegExp(`demo traders: +ON: a market maker and takers trade ${open.length} demo markets`));
   const market = svc.service.engine.engine.market(demo.markets[0] as string);
   const [yes, no] = market?.tokenIds ?? ['', ''];
 
@@ -53,7 +55,7 @@ t.test('demo traders make a live exchange: depth, trades, price history', async 
   const engine = svc.service.engine.engine;
   let looks = 0;
   const empty: string[] = [];
-  for (const end = Date.now() + 12 * 150 * demo.markets.length; Date.now() < end; ) {
+  for (const end = Date.now() + 8_000; Date.now() < end; ) {
     await new Promise((resolve) => setImmediate(resolve));
     for (const m of demo.markets) {
       const token = engine.market(m)?.tokenIds[0] ?? '';
@@ -63,6 +65,17 @@ t.test('demo traders make a live exchange: depth, trades, price history', async 
     }
   }
   t.same(empty.slice(0, 5), [], `both sides of every demo book quoted at each of ${looks} looks while the maker requotes`);
+
+  // The questions of each neg-risk event are quoted around prices that add up to 1, and the maker holds its
+  // YES by converting the NO halves of the sets it splits (POST /convert), so each event paid conversions ahead.
+  const events = [...engine.negRiskEvents()].filter((e) => e.questions.every((q) => q.status === 'active'));
+  t.equal(events.length, 4, 'the open neg-risk events: the December Fed decision, the election, the Oscars, the AI race');
+  for (const event of events) {
+    const mids = await (await fetch(`${svc.baseUrl}/clob/midpoints`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(event.questions.map((q) => ({ token_id: q.tokenIds[0] }))) })).json() as Record<string, string>;
+    const sum = event.questions.reduce((n, q) => n + Number(mids[q.tokenIds[0]]), 0);
+    t.ok(Math.abs(sum - 1) <= 0.05, `the YES midpoints of ${event.id} add up to ${sum.toFixed(3)}`);
+    t.ok(event.unbacked > 0, `the maker converted NO of ${event.id}`);
+  }
 
   const trades = await until('trades on the activity surface', 30_000, async () => {
     const list = await json<{ conditionId: string }[]>(`${svc.baseUrl}/activity/trades?limit=50`);

@@ -36,8 +36,9 @@ function isRefusal(e: EngineEvent): boolean {
 function observable(engine: Engine): string {
   const s = engine.state;
   const accounts = [...s.ledger.accounts.values()].map((a) => [a.address, a.free, a.reserved, [...a.holdings].map(([k, h]) => [k, h.free, h.reserved])]);
-  const markets = [...s.markets.values()].map((m) => [m.conditionId, m.status, m.locked, m.params, m.book.size]);
-  return JSON.stringify([accounts, markets, s.live.keys()]);
+  const markets = [...s.markets.values()].map((m) => [m.conditionId, m.status, m.locked, m.params, m.book.size, m.convertedNo]);
+  const events = [...s.negRisk.byId.values()].map((e) => [e.id, e.unbacked, e.questions.length]);
+  return JSON.stringify([accounts, markets, events, s.live.keys()]);
 }
 
 /** True when a value holds an `undefined` anywhere: such an event would not survive the log's JSON. */
@@ -51,7 +52,7 @@ function hasUndefined(value: unknown): boolean {
 function check(ops: readonly Op[]): string | undefined {
   const fast = new Engine();
   const reference = new Engine(undefined, referenceBookFactory);
-  const commands: Command[] = [...genesis(), ...toCommands(ops)];
+  const commands: Command[] = [...genesis('negRisk'), ...toCommands(ops)];
   for (const [i, cmd] of commands.entries()) {
     const before = observable(fast);
     const a = fast.apply(cmd);
@@ -70,7 +71,7 @@ function check(ops: readonly Op[]): string | undefined {
   return undefined;
 }
 
-const property = fc.property(opsArb(LENGTH), (ops) => {
+const property = fc.property(opsArb(LENGTH, 'negRisk'), (ops) => {
   const problem = check(ops);
   if (problem !== undefined) throw new Error(problem);
 });
@@ -98,11 +99,11 @@ t.test(`random command sequences (${RUNS} runs, up to ${LENGTH} ops)`, async (t)
 
 t.test('the generator reaches every kind of event', async (t) => {
   const seen = new Set<string>();
-  fc.assert(fc.property(opsArb(LENGTH), (ops) => {
+  fc.assert(fc.property(opsArb(LENGTH, 'negRisk'), (ops) => {
     const engine = new Engine();
-    for (const cmd of [...genesis(), ...toCommands(ops)]) for (const e of engine.apply(cmd)) seen.add(e.type === 'TradeExecuted' ? `TradeExecuted:${e.kind}` : e.type);
+    for (const cmd of [...genesis('negRisk'), ...toCommands(ops)]) for (const e of engine.apply(cmd)) seen.add(e.type === 'TradeExecuted' ? `TradeExecuted:${e.kind}` : e.type);
   }), { numRuns: 20, seed: 42 });
-  for (const type of ['OrderAccepted', 'OrderRejected', 'TradeExecuted:normal', 'TradeExecuted:mint', 'TradeExecuted:merge', 'OrderCancelled', 'OrderExpired', 'CancelRejected', 'PositionSplit', 'PositionsMerged', 'MarketUpdated', 'MarketStatusChanged']) {
+  for (const type of ['OrderAccepted', 'OrderRejected', 'TradeExecuted:normal', 'TradeExecuted:mint', 'TradeExecuted:merge', 'OrderCancelled', 'OrderExpired', 'CancelRejected', 'PositionSplit', 'PositionsMerged', 'MarketUpdated', 'MarketStatusChanged', 'PositionsConverted', 'MarketJoinedNegRiskEvent', 'MarketResolved', 'PositionRedeemed']) {
     t.ok(seen.has(type), `reaches ${type}`);
   }
 });

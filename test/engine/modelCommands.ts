@@ -2,15 +2,30 @@
 // deterministic interpreter. Generators are skewed towards the interesting cases: prices near the spread,
 // sizes around the minimum, cancels of unknown ids, self-trades (few accounts), off-tick prices after tick
 // changes, rare resolutions.
+//
+// Two variants. 'classic': two markets (what projection and host tests sample by seed; its sessions stay as
+// they were). 'negRisk' (the model and snapshot tests): the same ops over the two markets and the three
+// questions of a neg-risk event (a fourth joins it mid-session), plus conversions and resolutions of the
+// event by its winner, so conversions mix with trading, splits, merges, resolutions and redemptions.
 
 import fc from 'fast-check';
 import type { Command } from '../../engine/index.js';
 
 export const ACCOUNTS = ['0xa1', '0xa2', '0xa3', '0xa4'] as const;
+export const NEG_RISK_EVENT = '0xnr';
+/** Markets 2 to 5 are questions 0 to 3 of NEG_RISK_EVENT; market 5 is listed by an `addQuestion` op. */
 export const MARKETS = [
   { conditionId: '0xm1', tokenIds: ['11', '12'] as [string, string] },
   { conditionId: '0xm2', tokenIds: ['21', '22'] as [string, string] },
+  { conditionId: '0xq0', tokenIds: ['31', '32'] as [string, string], questionIndex: 0 },
+  { conditionId: '0xq1', tokenIds: ['41', '42'] as [string, string], questionIndex: 1 },
+  { conditionId: '0xq2', tokenIds: ['51', '52'] as [string, string], questionIndex: 2 },
+  { conditionId: '0xq3', tokenIds: ['61', '62'] as [string, string], questionIndex: 3 },
 ] as const;
+const LATE_QUESTION = 5;
+const CLASSIC_MARKETS = 2;
+
+export type Variant = 'classic' | 'negRisk';
 export const START = 1_700_000_000_000;
 
 export type Op =
@@ -26,10 +41,14 @@ export type Op =
   | { kind: 'tick'; market: number; tick: number }
   | { kind: 'fees'; market: number; maker: number; taker: number }
   | { kind: 'resolve'; market: number; winner: 0 | 1 }
-  | { kind: 'redeem'; acct: number; market: number };
+  | { kind: 'redeem'; acct: number; market: number }
+  | { kind: 'convert'; acct: number; indexSet: string; amount: number }
+  | { kind: 'addQuestion'; how: 'list' | 'listAlone' | 'join' }
+  | { kind: 'resolveEvent'; winner: number };
 
 const acct = fc.integer({ min: 0, max: ACCOUNTS.length - 1 });
-const market = fc.integer({ min: 0, max: MARKETS.length - 1 });
+const classicMarket = fc.integer({ min: 0, max: CLASSIC_MARKETS - 1 });
+const anyMarket = fc.integer({ min: 0, max: MARKETS.length - 1 });
 const outcome = fc.constantFrom<0 | 1>(0, 1);
 const side = fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL');
 /** Prices in thousandths: mostly on the 0.01 tick near the middle, sometimes anywhere, sometimes invalid. */
@@ -46,8 +65,15 @@ const lots = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 1_500, max: 200_000 }) },
 );
 const amount = fc.oneof(fc.integer({ min: 1, max: 50_000_000 }), fc.constantFrom(0, -5, 2 ** 53));
+/** Index sets: mostly subsets of the four questions, sometimes empty, beyond them or malformed. */
+const indexSet = fc.oneof(
+  { weight: 12, arbitrary: fc.integer({ min: 1, max: 7 }).map(String) },
+  { weight: 4, arbitrary: fc.integer({ min: 8, max: 15 }).map(String) },
+  { weight: 1, arbitrary: fc.constantFrom('0', '16', '31', '07', '-3', 'x', (1n << 255n).toString()) },
+);
 
-export const opArb: fc.Arbitrary<Op> = fc.oneof(
+/** The ops of every variant, over `market`'s markets. */
+const tradingOps = (market: fc.Arbitrary<number>): fc.WeightedArbitrary<Op>[] => [
   { weight: 120, arbitrary: fc.record({ kind: fc.constant('place' as const), acct, market, outcome, side, priceMilli, lots, orderType: fc.constantFrom('GTC', 'GTC', 'GTC', 'GTD', 'FOK', 'FAK') as fc.Arbitrary<'GTC' | 'GTD' | 'FOK' | 'FAK'>, postOnly: fc.oneof({ weight: 9, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }), lifetimeSec: fc.integer({ min: 0, max: 600 }) }) },
   { weight: 8, arbitrary: fc.record({ kind: fc.constant('placeRaw' as const), acct, market, outcome, side, makerAmount: fc.integer({ min: 1, max: 30_000_000 }), takerAmount: fc.integer({ min: 1, max: 60_000_000 }), orderType: fc.constantFrom('GTC', 'FOK', 'FAK') as fc.Arbitrary<'GTC' | 'FOK' | 'FAK'> }) },
   { weight: 20, arbitrary: fc.record({ kind: fc.constant('cancel' as const), acct, pick: fc.integer({ min: 0, max: 1_000 }) }) },
@@ -61,33 +87,59 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('tick' as const), market, tick: fc.constantFrom(10_000, 1_000, 10_000, 100_000, 2_500, 7) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('fees' as const), market, maker: fc.integer({ min: 0, max: 300 }), taker: fc.integer({ min: 0, max: 300 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('redeem' as const), acct, market }) },
+];
+
+export const opArb: fc.Arbitrary<Op> = fc.oneof(...tradingOps(classicMarket));
+
+/** The neg-risk variant's ops: every classic op over all the markets, conversions, a question joining. */
+export const negRiskOpArb: fc.Arbitrary<Op> = fc.oneof(
+  ...tradingOps(anyMarket),
+  { weight: 8, arbitrary: fc.record({ kind: fc.constant('convert' as const), acct, indexSet, amount: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 80_000_000 }) }, { weight: 1, arbitrary: amount }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('addQuestion' as const), how: fc.constantFrom<'list' | 'listAlone' | 'join'>('list', 'listAlone', 'join') }) },
 );
 
 /** Rare by design: a resolution ends a market's trading for the rest of the run. */
-export const resolveArb: fc.Arbitrary<Op> = fc.record({ kind: fc.constant('resolve' as const), market, winner: outcome });
+export const resolveArb: fc.Arbitrary<Op> = fc.record({ kind: fc.constant('resolve' as const), market: classicMarket, winner: outcome });
+
+/** The neg-risk variant's resolutions: any market (a second YES in the event is refused), or the event by its winner. */
+const negRiskResolveArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('resolve' as const), market: anyMarket, winner: outcome }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('resolveEvent' as const), winner: fc.integer({ min: 0, max: 4 }) }) },
+);
 
 /**
  * A session: a long trading phase, then perhaps a resolution of one market, then a short tail in which
  * redeems, refused orders on the resolved market and further trading on the other happen.
  */
-export const opsArb = (maxLength: number): fc.Arbitrary<Op[]> =>
-  fc
+export const opsArb = (maxLength: number, variant: Variant = 'classic'): fc.Arbitrary<Op[]> => {
+  const tail = variant === 'classic'
+    ? fc.oneof(opArb, fc.record({ kind: fc.constant('redeem' as const), acct, market: classicMarket }))
+    : fc.oneof(negRiskOpArb, fc.record({ kind: fc.constant('redeem' as const), acct, market: anyMarket }), negRiskResolveArb);
+  return fc
     .tuple(
-      fc.array(opArb, { maxLength, size: 'max' }),
-      fc.option(resolveArb, { freq: 3 }),
-      fc.array(fc.oneof(opArb, fc.record({ kind: fc.constant('redeem' as const), acct, market })), { maxLength: Math.ceil(maxLength / 10), size: 'max' }),
+      fc.array(variant === 'classic' ? opArb : negRiskOpArb, { maxLength, size: 'max' }),
+      fc.option(variant === 'classic' ? resolveArb : negRiskResolveArb, { freq: 3 }),
+      fc.array(tail, { maxLength: Math.ceil(maxLength / 10), size: 'max' }),
     )
-    .map(([trading, resolution, tail]) => (resolution === null ? trading : [...trading, resolution, ...tail]));
+    .map(([trading, resolution, rest]) => (resolution === null ? trading : [...trading, resolution, ...rest]));
+};
 
-/** The commands every run starts with: two markets, funded accounts holding full sets of both. */
-export function genesis(): Command[] {
+function listing(m: (typeof MARKETS)[number], time: number): Command {
+  const event = 'questionIndex' in m ? { negRisk: true, negRiskMarketId: NEG_RISK_EVENT, questionIndex: m.questionIndex } : { negRisk: false };
+  return { type: 'ListMarket', time, conditionId: m.conditionId, tokenIds: m.tokenIds, tickSize: 10_000, minSize: 1_000_000, makerFeeBps: 0, takerFeeBps: 30, ...event };
+}
+
+/**
+ * The commands every run starts with: two markets (and in the neg-risk variant an event of three questions),
+ * funded accounts holding full sets of each.
+ */
+export function genesis(variant: Variant = 'classic'): Command[] {
   const cmds: Command[] = [];
-  for (const m of MARKETS) {
-    cmds.push({ type: 'ListMarket', time: START, conditionId: m.conditionId, tokenIds: m.tokenIds, tickSize: 10_000, minSize: 1_000_000, makerFeeBps: 0, takerFeeBps: 30, negRisk: false });
-  }
+  const listed = MARKETS.filter((_, i) => (variant === 'classic' ? i < CLASSIC_MARKETS : i !== LATE_QUESTION));
+  for (const m of listed) cmds.push(listing(m, START));
   for (const a of ACCOUNTS) {
     cmds.push({ type: 'Deposit', time: START, account: a, amount: 10_000_000_000 });
-    for (const m of MARKETS) cmds.push({ type: 'Split', time: START, account: a, conditionId: m.conditionId, amount: 500_000_000 });
+    for (const m of listed) cmds.push({ type: 'Split', time: START, account: a, conditionId: m.conditionId, amount: 500_000_000 });
   }
   return cmds;
 }
@@ -170,6 +222,21 @@ export function toCommands(ops: readonly Op[]): Command[] {
         break;
       case 'redeem':
         out.push({ type: 'Redeem', time, account: ACCOUNTS[op.acct] ?? ACCOUNTS[0], conditionId: (MARKETS[op.market] ?? MARKETS[0]).conditionId });
+        break;
+      case 'convert':
+        out.push({ type: 'ConvertPositions', time, account: ACCOUNTS[op.acct] ?? ACCOUNTS[0], negRiskMarketId: NEG_RISK_EVENT, indexSet: op.indexSet, amount: op.amount });
+        break;
+      case 'addQuestion': {
+        // The fourth question joins the event when listed, or is listed on its own and joins later.
+        const late = MARKETS[LATE_QUESTION];
+        if (op.how === 'list') out.push(listing(late, time));
+        else if (op.how === 'listAlone') out.push({ type: 'ListMarket', time, conditionId: late.conditionId, tokenIds: late.tokenIds, tickSize: 10_000, minSize: 1_000_000, makerFeeBps: 0, takerFeeBps: 30, negRisk: true });
+        else out.push({ type: 'JoinNegRiskEvent', time, conditionId: late.conditionId, negRiskMarketId: NEG_RISK_EVENT, questionIndex: late.questionIndex });
+        break;
+      }
+      case 'resolveEvent':
+        // Winner 4 names a market outside the event (refused).
+        out.push({ type: 'ResolveNegRiskEvent', time, negRiskMarketId: NEG_RISK_EVENT, winningConditionId: (MARKETS[2 + op.winner] ?? MARKETS[0]).conditionId });
         break;
     }
   }

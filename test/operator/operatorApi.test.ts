@@ -126,12 +126,12 @@ t.test('deposit and withdraw: decimal USDC strings, exact, to and from the free 
     ['a JSON number', { address: ALICE, amount: 10 }, 'amount must be a string'],
     ['seven decimals', { address: ALICE, amount: '1.0000001' }, /^amount must be a decimal string with at most 6 decimals/],
     ['negative', { address: ALICE, amount: '-1' }, /decimal string/],
-    ['zero', { address: ALICE, amount: '0.000000' }, 'amount must be positive'],
+    ['zero', { address: ALICE, amount: '0.000000' }, /above 0/],
     ['exponent', { address: ALICE, amount: '1e6' }, /decimal string/],
     ['leading zero', { address: ALICE, amount: '01' }, /decimal string/],
     ['a dot without decimals', { address: ALICE, amount: '1.' }, /decimal string/],
     ['spaces', { address: ALICE, amount: ' 1' }, /decimal string/],
-    ['beyond the balance limit', { address: ALICE, amount: '4503599627.370497' }, 'amount must be at most 4503599627.370496'],
+    ['beyond the balance limit', { address: ALICE, amount: '4503599627.370497' }, /at most 4503599627.370496/],
     ['far beyond', { address: ALICE, amount: '99999999999999999999' }, /decimal string/],
     ['a bad address', { address: '0x1234', amount: '1' }, 'address must be 0x followed by 40 hex digits'],
     ['a missing address', { amount: '1' }, 'address is required'],
@@ -246,7 +246,6 @@ t.test('signers: authorise, list, revoke; refusals', async (t) => {
 
   await engineRefused(t, 'authorising twice', 400, `signer ${ALICE} is already authorised for maker ${SAFE}`, () => api('POST', '/operator/signers', { maker: SAFE, signer: ALICE }));
   const bad: [string, unknown, string | RegExp][] = [
-    ['the maker as its own signer', { maker: SAFE, signer: SAFE }, /^signer must differ from maker/],
     ['a short signer', { maker: SAFE, signer: '0x1234' }, 'signer must be 0x followed by 40 hex digits'],
     ['a maker without 0x', { maker: SAFE.slice(2), signer: ALICE }, 'maker must be 0x followed by 40 hex digits'],
     ['no signer', { maker: SAFE }, 'signer is required'],
@@ -258,6 +257,9 @@ t.test('signers: authorise, list, revoke; refusals', async (t) => {
     for (const [label, body, error] of bad) await refusedUnchanged(t, `${method} signers: ${label}`, 400, () => api(method, '/operator/signers', body), error);
   }
   await refusedUnchanged(t, 'GET signers of a malformed maker', 400, () => api('GET', '/operator/signers/nope'), 'maker must be 0x followed by 40 hex digits');
+  // A maker signs its own orders without authorisation: authorising it changes nothing; the engine refuses to revoke it.
+  t.same((await api('POST', '/operator/signers', { maker: SAFE, signer: SAFE })).body, { maker: SAFE, signers: [BOB, ALICE].sort() }, 'the maker as its own signer: nothing to authorise');
+  await engineRefused(t, 'revoking the maker as its own signer', 400, /^invalid command: signer must differ from maker/, () => api('DELETE', '/operator/signers', { maker: SAFE, signer: SAFE }));
 
   t.same((await api('DELETE', '/operator/signers', { maker: SAFE, signer: BOB })).body, { maker: SAFE, signers: [ALICE] });
   t.equal(engine.signerAuthorized(SAFE, BOB), false);

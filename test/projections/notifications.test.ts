@@ -52,6 +52,20 @@ function seqOf(records: readonly LogRecord[], type: string, orderId?: string): n
   throw new Error(`no ${type} ${orderId ?? ''}`);
 }
 
+t.test('a neg-risk conversion moves the holdings a resolution notifies', async (t) => {
+  const event = '0xe0';
+  const question = (i: number): Command => listMarket({ conditionId: `0xq${i}`, tokenIds: [`${i}1`, `${i}2`], negRisk: true, negRiskMarketId: event, questionIndex: i });
+  const records = recordsFor([
+    question(0), question(1), question(2), deposit(BOB, 100), split(BOB, 10, '0xq0'), split(BOB, 10, '0xq1'),
+    { type: 'Merge', time: T0, account: BOB, conditionId: '0xq0', amount: units(4) },
+    { type: 'ConvertPositions', time: T0, account: BOB, negRiskMarketId: event, indexSet: '3', amount: units(6) },
+    { type: 'ResolveNegRiskEvent', time: T0 + 1_000, negRiskMarketId: event, winningConditionId: '0xq2' },
+  ]);
+  const notes = applied(records).notificationsOf(BOB).filter((n) => n.type === MARKET_RESOLVED);
+  // Bob gave 6 NO of questions 0 and 1 (all he had left of question 0) and received 6 YES of question 2.
+  t.match(notes.map((n) => [n.conditionId, n.type === MARKET_RESOLVED ? n.held : []]).sort(), [['0xq0', [units(6), 0]], ['0xq1', [units(10), units(4)]], ['0xq2', [units(6), 0]]]);
+});
+
 t.test('fills, cancellations and resolutions, to the right accounts with the right ids, owners and fields', async (t) => {
   const records = recordsFor(session());
   const state = applied(records);

@@ -82,12 +82,12 @@ export function countFills(records: readonly LogRecord[]): number {
   return records.reduce((n, r) => n + r.events.filter((e) => e.type === 'TradeExecuted').length, 0);
 }
 
-const REPLACING = new Set(['orders', 'positions', 'engine_markets', 'price_history']);
+const REPLACING = new Set(['orders', 'positions', 'engine_markets', 'price_history', 'account_totals']);
 
 /** Every projected table's rows, sorted, for equality checks (latest state for the versioned tables). */
 export async function dumpTables(ch: ClickHouseClient, db: string): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
-  for (const table of ['fills', 'fill_sides', 'orders', 'order_events', 'positions', 'engine_markets', 'price_history', 'ledger_events']) {
+  for (const table of ['fills', 'fill_sides', 'orders', 'order_events', 'positions', 'engine_markets', 'price_history', 'ledger_events', 'account_totals', 'book_level_changes', 'book_changes', 'book_snapshots']) {
     const result = await ch.query({ query: `SELECT * FROM ${db}.${table} ${REPLACING.has(table) ? 'FINAL' : ''} ORDER BY ALL`, format: 'JSONEachRow' });
     out[table] = ((await result.json()) as unknown[]).map((row) => JSON.stringify(row));
   }

@@ -57,7 +57,8 @@ t.test('the page follows a busy book and its trades', async (t) => {
   await page.waitForSelector('#live[data-state="live"]');
   const opened = await ladderText(page, tokens[0] as string);
   const tradesAtOpen = await page.locator('.trades tbody tr[data-size]').count();
-  await until('trades printed live and a ladder that moved', 30_000, async () => (await page.locator('.trades tbody tr[data-size]').count()) > tradesAtOpen + 2 && (await ladderText(page, tokens[0] as string)) !== opened);
+  // The takers trade every open demo market at random, so one market's trades come a few seconds apart.
+  await until('trades printed live and a ladder that moved', 60_000, async () => (await page.locator('.trades tbody tr[data-size]').count()) > tradesAtOpen + 2 && (await ladderText(page, tokens[0] as string)) !== opened);
   t.pass('trades print and the ladder moves while the demo traders trade');
 
   await demo.stop();
