@@ -6,7 +6,7 @@ import { ApiError } from '../http/apiErrors.js';
 import { ok, type JsonSchema, type Reply, type RouteDef } from '../http/apiTypes.js';
 import { arr, bool, obj, str } from '../schemas/common.js';
 import { bookAt } from './bookHistoryRoutes.js';
-import { bookSnapshot, bookTemplate, stampBook, type BookSnapshot, type BookTemplate, type EngineReads, type StampedBook } from './bookView.js';
+import { LATEST_MOMENT_MS, bookSnapshot, bookTemplate, stampBook, type BookSnapshot, type BookTemplate, type EngineReads, type StampedBook } from './bookView.js';
 import { BATCH_BODY, batchTokenIds, TOKEN_QUERY, tokenIdOf, type BatchItem } from './clobInputs.js';
 import { answering } from '../schemas/formats.js';
 import type { ReadContext } from '../../projections/readModel/index.js';
@@ -42,7 +42,7 @@ const BOOK_QUERY: JsonSchema = {
   properties: {
     ...(TOKEN_QUERY.properties as Record<string, JsonSchema>),
     at: answering(
-      { type: 'integer', minimum: 0, maximum: 253_402_300_799_999, description: 'A past moment (ms since the epoch): the book as it stood then, stamped with it (from the book history).' },
+      { type: 'integer', minimum: 0, maximum: LATEST_MOMENT_MS, description: 'A past moment (ms since the epoch): the book as it stood then, stamped with it (from the book history).' },
       { code: 'bad_request', detail: 'at must be an integer number of ms since the epoch' },
     ),
   },

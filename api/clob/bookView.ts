@@ -19,6 +19,9 @@ import { formatUnits, PRICE_ONE, type Engine, type Outcome, type PriceLevel } fr
 import type { Market } from '../../engine/market.js';
 import type { BookSideName } from './clobInputs.js';
 
+/** The latest moment a book history read accepts (ms): the last of 2299, where ClickHouse's DateTime64 ends. */
+export const LATEST_MOMENT_MS = 10_413_791_999_999;
+
 /** The engine reads this surface makes. */
 export type EngineReads = Pick<Engine, 'book' | 'market' | 'marketOfToken' | 'markets' | 'seq'>;
 

@@ -1,8 +1,8 @@
 // GET /prices-history and POST /batch-prices-history (spec §2.14, §4.3; upstream §3.4): price history of
 // token ids from ClickHouse, by the read model (projections/readModel/priceHistory.ts, which documents the
-// range, the buckets and `p`). Intervals: 1h, 6h, 1d, 1w, 1m (one month, 30 days) end now; max and all
-// start at the token's first mark; or startTs / endTs (Unix seconds); `interval` excludes them; neither
-// means max. `fidelity` is the bucket size in minutes (default 1).
+// range, the buckets and `p`). The range ends at endTs or now; intervals 1h, 6h, 1d, 1w, 1m (one month, 30
+// days) reach back from that end (not before startTs when it is given too); max and all, or no interval, start
+// at startTs or the token's first mark (Unix seconds). `fidelity` is the bucket size in minutes (default 1).
 //
 // Here: the token id (`market` / `markets`) must be decimal (400 Invalid token id); the batch takes 1 to 20
 // tokens (`Payload exceeds the limit` beyond; repeats count) and both `start_ts`/`end_ts` (upstream's batch
@@ -36,20 +36,13 @@ function seconds(name: string, value: unknown): string | undefined {
 
 const INTERVAL_RULE = { code: 'bad_request' as ApiErrorCode, detail: `interval: must be one of ${PRICE_INTERVALS.join(', ')}` };
 const interval = (): JsonSchema =>
-  answering({ type: 'string', pattern: anyCase(PRICE_INTERVALS), maxLength: 3, description: `${PRICE_INTERVALS.join(', ')} (1m is a month), any letter case; excludes the start and end.` }, INTERVAL_RULE);
+  answering({ type: 'string', pattern: anyCase(PRICE_INTERVALS), maxLength: 3, description: `${PRICE_INTERVALS.join(', ')} (1m is a month), any letter case: how far the range reaches back from its end (not before the start when one is given).` }, INTERVAL_RULE);
 const fidelity = (): JsonSchema =>
   answering({ type: 'integer', minimum: 1, maximum: MAX_FIDELITY, description: 'Bucket size in minutes (default 1); raised when the range would have more than 100,000 points.' }, { code: 'bad_request', detail: `fidelity: must be an integer from 1 to ${MAX_FIDELITY}` });
 /** A time bound of the batch body: a JSON integer or a decimal string, or null (absent). */
 const timeValue = (name: string): JsonSchema =>
   answering({ anyOf: [{ type: 'null' }, { type: 'integer', minimum: 0, maximum: LATEST_SECOND }, { type: 'string', pattern: UNIX_SECONDS_PATTERN }], description: 'Unix seconds, 0 to 4294967295: a JSON integer or a decimal string without leading zeros.' }, { code: 'bad_request', detail: `${name}: must be a Unix timestamp in seconds` });
-/** `interval` excludes the bounds (an empty query value counts as absent). */
-const intervalExcludes = (bounds: readonly string[], inQuery: boolean): JsonSchema =>
-  answering(
-    inQuery
-      ? { anyOf: [{ properties: { interval: { const: '' } } }, { properties: Object.fromEntries(bounds.map((b) => [b, { const: '' }])) }] }
-      : { not: { anyOf: bounds.map((b) => ({ required: [b] })) } },
-    { code: 'bad_request', detail: 'interval: interval excludes startTs and endTs' },
-  );
+
 
 interface BatchBody {
   readonly markets: readonly string[];
@@ -77,7 +70,6 @@ export function historyRoutes(deps: HistoryDeps): RouteDef[] {
           fidelity: fidelity(),
         },
         required: ['market'],
-        dependentSchemas: { interval: intervalExcludes(['startTs', 'endTs'], true) },
       },
       response: obj({ history: arr(POINT) }),
       limits: ['clob:prices-history'], errors: ['invalid_token_id', 'bad_request', 'internal'],
@@ -105,7 +97,6 @@ export function historyRoutes(deps: HistoryDeps): RouteDef[] {
           fidelity: fidelity(),
         },
         required: ['markets'],
-        dependentSchemas: { interval: intervalExcludes(['start_ts', 'end_ts', 'startTs', 'endTs'], false) },
       },
       response: obj({ history: { type: 'object', additionalProperties: arr(POINT), description: 'Keyed by token id.' } }),
       limits: ['clob:batch-prices-history'], errors: ['invalid_payload', 'payload_too_many', 'invalid_token_id', 'bad_request', 'internal'],

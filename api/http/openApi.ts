@@ -13,6 +13,7 @@
 import { API_ERRORS, EDGE_ERRORS, type ApiErrorCode, type ApiErrorSpec, type EdgeErrorCode } from './apiErrors.js';
 import type { JsonSchema, RouteDef } from './apiTypes.js';
 import { ROOT_RULES } from './rootRules.js';
+import { dependentGroups } from './schemas.js';
 
 const PREFIX: Readonly<Record<RouteDef['surface'], string>> = { catalog: '/catalog', activity: '/activity', clob: '/clob', service: '' };
 
@@ -37,41 +38,6 @@ function ruleCodes(schema: unknown, into: Set<ApiErrorCode>): Set<ApiErrorCode> 
   return into;
 }
 
-/** Names a schema's `required` lists (at any depth) mention. */
-function mentioned(schema: unknown, into: Set<string>): Set<string> {
-  if (Array.isArray(schema)) for (const item of schema) mentioned(item, into);
-  else if (schema !== null && typeof schema === 'object') {
-    for (const [key, value] of Object.entries(schema)) {
-      if (key === 'required' && Array.isArray(value)) for (const name of value) into.add(String(name));
-      else if (key === 'properties' && value !== null && typeof value === 'object') for (const name of Object.keys(value)) into.add(name);
-      else mentioned(value, into);
-    }
-  }
-  return into;
-}
-
-/**
- * Query properties that `dependentRequired` / `dependentSchemas` tie together, in groups: each group is
- * documented as one form-exploded object parameter (its properties go on the wire as parameters of their
- * own), the only place OpenAPI lets a rule span several parameters.
- */
-function dependentGroups(query: JsonSchema): string[][] {
-  const edges: [string, string[]][] = [];
-  for (const [name, deps] of Object.entries((query.dependentRequired ?? {}) as Record<string, string[]>)) edges.push([name, deps]);
-  for (const [name, sub] of Object.entries((query.dependentSchemas ?? {}) as Record<string, unknown>)) edges.push([name, [...mentioned(sub, new Set())]]);
-  const groups: Set<string>[] = [];
-  for (const [name, deps] of edges) {
-    const joined = new Set([name, ...deps]);
-    for (const group of groups.filter((g) => [...joined].some((n) => g.has(n)))) {
-      for (const n of group) joined.add(n);
-      groups.splice(groups.indexOf(group), 1);
-    }
-    groups.push(joined);
-  }
-  const order = Object.keys((query.properties ?? {}) as object);
-  return groups.map((g) => order.filter((n) => g.has(n)));
-}
-
 /** A group parameter's name: the common prefix of its members (filterType, filterAmount → filter), else their names joined. */
 function groupName(names: readonly string[]): string {
   let prefix = names[0] ?? '';
@@ -79,8 +45,6 @@ function groupName(names: readonly string[]): string {
   return prefix.length >= 3 ? prefix : names.join('_');
 }
 
-/** An empty value, which the server reads as absent, is also valid (a non-strict query's optional parameter). */
-const orEmpty = (schema: JsonSchema): JsonSchema => ({ anyOf: [schema, { type: 'string', enum: [''] }] });
 
 function parametersOf(route: RouteDef): JsonSchema[] {
   const out: JsonSchema[] = [];
@@ -100,8 +64,8 @@ function parametersOf(route: RouteDef): JsonSchema[] {
   for (const [name, schema] of Object.entries(props)) {
     const group = groups.find((g) => g[0] === name);
     if (group !== undefined) {
-      const emptyAllowed = (n: string): boolean => lax && !required.has(n) && (props[n] as { type?: unknown }).type !== 'array';
-      const members = Object.fromEntries(group.map((n) => [n, documented(emptyAllowed(n) ? orEmpty(props[n] as JsonSchema) : props[n])]));
+      // Members are read as sent, an empty value included (schemas.ts queryObject).
+      const members = Object.fromEntries(group.map((n) => [n, documented(props[n])]));
       const pick = (rules: unknown): Record<string, unknown> | undefined => {
         const kept = Object.entries((rules ?? {}) as Record<string, unknown>).filter(([n]) => group.includes(n));
         return kept.length === 0 ? undefined : Object.fromEntries(kept.map(([n, v]) => [n, documented(v)]));
@@ -217,7 +181,7 @@ export function openApiDocument(routes: readonly RouteDef[], version: string): J
       description:
         'Catalog (/catalog), activity (/activity) and order-book and trading (/clob) surfaces. Every path is also served at the root when only one surface has it; shared paths follow these rules:\n' +
         rules +
-        '\n\nParameters and bodies: every rule the service applies to their form is in their schemas, and a value that breaks one is answered 400 (the public CLOB\'s message where it has one). On /catalog and /clob an empty query value (`x=`) counts as absent; on /activity it is a value, as in upstream\'s Data API document, so only what the schema admits is taken. A request the schemas admit can still be refused by the state it finds (funds, a market\'s status, a signed request already applied: the engine\'s 400s and 404s). Trading routes authenticate first (the public CLOB\'s L1 or L2 `POLY_*` headers, or a read-only key for private reads), and only then are their parameters and bodies judged; the operator API (/operator, present only when the service runs with an operator token) needs `Authorization: Bearer <token>` first in the same way.' +
+        '\n\nParameters and bodies: every rule the service applies to their form is in their schemas, and a value that breaks one is answered 400 (the public CLOB\'s message where it has one). On /catalog and /clob an empty query value (`x=`) of a parameter that says allowEmptyValue counts as absent; of any other parameter, and on /activity, it is a value, as in upstream\'s Data API document, so only what the schema admits is taken. A request the schemas admit can still be refused by the state it finds (funds, a market\'s status, a signed request already applied: the engine\'s 400s and 404s). Trading routes authenticate first (the public CLOB\'s L1 or L2 `POLY_*` headers, or a read-only key for private reads), and only then are their parameters and bodies judged; the operator API (/operator, present only when the service runs with an operator token) needs `Authorization: Bearer <token>` first in the same way.' +
         '\n\nEvery GET path also answers HEAD (headers only). Every path answers OPTIONS with 204 and `Allow` (and, for a CORS preflight from an allowed origin, the CORS headers), and any other method with 405 and `Allow`; a method the server does not know gets 501. HTTP/1.0 and HTTP/1.1 are served; bodies above a size threshold (16 KiB by default) are compressed with br or gzip when Accept-Encoding allows.',
     },
     paths,

@@ -32,6 +32,8 @@ export interface CompiledRoute {
   /** Names of array-typed query parameters (comma-separated on the wire). */
   readonly arrayParams: ReadonlySet<string>;
   readonly knownParams: ReadonlySet<string>;
+  /** Query parameters read as sent even in a lax query: the members of a group (dependentGroups). */
+  readonly exactParams: ReadonlySet<string>;
   readonly validateQuery: ValidateFunction | undefined;
   readonly validateParams: ValidateFunction | undefined;
   readonly validateBody: ValidateFunction | undefined;
@@ -57,6 +59,7 @@ export function compileRoute(def: RouteDef): CompiledRoute {
     def,
     arrayParams,
     knownParams: new Set(Object.keys(props)),
+    exactParams: new Set(def.query === undefined ? [] : dependentGroups(def.query).flat()),
     validateQuery: def.query === undefined ? undefined : queryAjv.compile({ ...def.query, type: 'object' }),
     validateParams: def.params === undefined ? undefined : queryAjv.compile({ ...def.params, type: 'object' }),
     validateBody: def.body === undefined ? undefined : bodyAjv.compile(def.body),
@@ -70,16 +73,52 @@ export function compileRoute(def: RouteDef): CompiledRoute {
  * comma-separated item of every occurrence, as OpenAPI's form style writes a list (`a,,b` has an empty item and
  * `x=` is the list of one empty item, which the item's schema judges; an empty list is no parameter at all).
  * Other parameters: the first value; an empty one (`x=`) counts as absent (as upstream), except in a strict
- * query (the activity surface), where "" is a value like any other.
+ * query (the activity surface), where "" is a value like any other, and for the members of a group of
+ * parameters (OpenAPI writes such a member's empty or null value as `x=` too, so it must be refused as one).
  */
 export function queryObject(route: CompiledRoute, query: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const strict = route.def.strictQuery === true;
   for (const [key, value] of query) {
     if (route.arrayParams.has(key)) out[key] = [...((out[key] as string[] | undefined) ?? []), ...value.split(',')];
-    else if (!(key in out) && (strict || value !== '')) out[key] = value;
+    else if (!(key in out) && (strict || value !== '' || route.exactParams.has(key))) out[key] = value;
   }
   return out;
+}
+
+/** Names a schema's `required` lists (at any depth) mention. */
+function mentioned(schema: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(schema)) for (const item of schema) mentioned(item, into);
+  else if (schema !== null && typeof schema === 'object') {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === 'required' && Array.isArray(value)) for (const name of value) into.add(String(name));
+      else if (key === 'properties' && value !== null && typeof value === 'object') for (const name of Object.keys(value)) into.add(name);
+      else mentioned(value, into);
+    }
+  }
+  return into;
+}
+
+/**
+ * Query properties that `dependentRequired` / `dependentSchemas` tie together, in groups: each group is
+ * documented as one form-exploded object parameter (its properties go on the wire as parameters of their
+ * own), the only place OpenAPI lets a rule span several parameters.
+ */
+export function dependentGroups(query: JsonSchema): string[][] {
+  const edges: [string, string[]][] = [];
+  for (const [name, deps] of Object.entries((query.dependentRequired ?? {}) as Record<string, string[]>)) edges.push([name, deps]);
+  for (const [name, sub] of Object.entries((query.dependentSchemas ?? {}) as Record<string, unknown>)) edges.push([name, [...mentioned(sub, new Set())]]);
+  const groups: Set<string>[] = [];
+  for (const [name, deps] of edges) {
+    const joined = new Set([name, ...deps]);
+    for (const group of groups.filter((g) => [...joined].some((n) => g.has(n)))) {
+      for (const n of group) joined.add(n);
+      groups.splice(groups.indexOf(group), 1);
+    }
+    groups.push(joined);
+  }
+  const order = Object.keys((query.properties ?? {}) as object);
+  return groups.map((g) => order.filter((n) => g.has(n)));
 }
 
 /** The first unknown parameter of a strict query, if any. */

@@ -15,8 +15,9 @@
 // status (refusalOf).
 
 import { ApiError, badRequest } from '../http/apiErrors.js';
-import { ok, type RouteDef } from '../http/apiTypes.js';
+import { ok, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { bool, obj, str } from '../schemas/common.js';
+import { anchored, answering, CONDITION_ID_PATTERN, positiveDigitsAtMost } from '../schemas/formats.js';
 import { MAX_BALANCE } from '../../engine/index.js';
 import { requireL2, type Caller } from './authenticate.js';
 import { refusalOf } from './engineReplies.js';
@@ -36,6 +37,26 @@ const ANSWER = obj({
 const ERRORS = ['invalid_payload', 'bad_request', 'engine_rejected', 'engine_rejected_not_found', 'unauthorized', 'readonly_key_refused', 'rate_limited', 'unavailable'] as const;
 
 const MARKET_ID = /^0x[0-9a-fA-F]{64}$/;
+
+/** The body, as bodyOf reads it (the server checks it after authentication: the route's guard). */
+const BODY: JsonSchema = answering(
+  {
+    type: 'object',
+    properties: {
+      negRiskMarketId: answering({ type: 'string', pattern: CONDITION_ID_PATTERN, maxLength: 66, description: "The event's neg-risk market id: 0x + 64 hex digits." }, { code: 'bad_request', detail: 'negRiskMarketId: must be the neg-risk market id of an event, 0x + 64 hex digits' }),
+      indexSet: answering(
+        { anyOf: [{ type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }, { type: 'string', pattern: '^[0-9]{1,78}$' }, { type: 'string', pattern: '^0x[0-9a-fA-F]{1,64}$' }], description: 'The questions converted (bit i = question i): a JSON integer, a decimal string or 0x + hex.' },
+        { code: 'bad_request', detail: 'indexSet: must be a non-negative integer (bit i names question i) as a decimal string, a JSON integer or 0x + hex' },
+      ),
+      amount: answering(
+        { anyOf: [{ type: 'string', pattern: anchored(positiveDigitsAtMost(BigInt(MAX_BALANCE), 16)) }, { type: 'integer', minimum: 1, maximum: MAX_BALANCE }], description: `Base units (6 decimals) of each NO token, 1 to ${MAX_BALANCE}: a decimal string of at most 16 digits, or a JSON integer.` },
+        { code: 'bad_request', detail: 'amount: must be a positive whole number of base units (6 decimals) as a decimal string' },
+      ),
+    },
+    required: ['negRiskMarketId', 'indexSet', 'amount'],
+  },
+  'invalid_payload',
+);
 
 interface ConvertBody {
   readonly negRiskMarketId: string;
@@ -82,6 +103,7 @@ function balancesAfter(deps: TradingDeps, caller: Caller, negRiskMarketId: strin
 export function convertRoutes(deps: TradingDeps): RouteDef[] {
   return [{
     method: 'POST', path: '/convert', surface: 'clob', response: ANSWER, errors: ERRORS,
+    guard: (r) => void requireL2(r, deps), body: BODY,
     summary: 'Convert NO positions of a neg-risk event: burns `amount` NO of each question in indexSet, credits `amount` YES of each other question and (k − 1) × amount collateral. Body {negRiskMarketId, indexSet, amount: "<base units>"}',
     handler: async (req) => {
       const caller = requireL2(req, deps);

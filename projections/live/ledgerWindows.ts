@@ -8,7 +8,6 @@
 // must not go to ClickHouse for want of a window. A model restored from a snapshot older than these windows
 // knows nothing of the past (`unknownPast`): every account then counts as missing older entries.
 
-import { tradeIdFor } from '../../engine/index.js';
 import type { EventsRecord } from '../../log/eventLog.js';
 
 /** Default newest entries kept per account. */
@@ -22,9 +21,8 @@ export const ACTIVITY_LEDGER_KINDS: readonly LedgerKind[] = ['split', 'merge', '
 
 /** One `ledger_events` row of an activity kind, named as there. */
 export interface HeldLedgerEntry {
+  /** Its event's sequence number: tradeIdFor(seq) is in the fill ids' space, so one order sorts both (log order). */
   readonly seq: number;
-  /** tradeIdFor(seq): the same id space as fill ids, so one order sorts fills and entries (log order). */
-  readonly id: string;
   readonly time_ms: number;
   readonly account: string;
   readonly kind: LedgerKind;
@@ -37,6 +35,8 @@ export interface HeldLedgerEntry {
 
 /** One account's window: its newest entries, oldest first, at entries[head..]. */
 export interface LedgerWindow {
+  /** The account, one string shared by its entries. */
+  readonly account: string;
   entries: (HeldLedgerEntry | undefined)[];
   head: number;
 }
@@ -57,6 +57,8 @@ export class LedgerWindows {
   constructor(
     readonly maxAccountEntries = DEFAULT_MAX_ACCOUNT_LEDGER,
     readonly maxEntries = DEFAULT_MAX_LEDGER,
+    /** Condition ids as the markets in memory hold them (fewer copies of long ids). */
+    private readonly marketId: (id: string) => string = (id) => id,
   ) {}
 
   get enabled(): boolean {
@@ -110,10 +112,10 @@ export class LedgerWindows {
     if (!this.enabled) return;
     let w = this.windows.get(account);
     if (w === undefined) {
-      w = { entries: [], head: 0 };
+      w = { account, entries: [], head: 0 };
       this.windows.set(account, w);
     }
-    const entry: HeldLedgerEntry = { seq, id: tradeIdFor(seq), time_ms: timeMs, account, kind, condition_id: conditionId, amount, payout };
+    const entry: HeldLedgerEntry = { seq, time_ms: timeMs, account: w.account, kind, condition_id: this.marketId(conditionId), amount, payout };
     this.order.push(entry);
     w.entries.push(entry);
     if (w.entries.length - w.head > this.maxAccountEntries) this.leave(w, account);

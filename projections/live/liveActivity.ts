@@ -7,6 +7,7 @@
 // missing older rows (a missing row could come next). Any other order needs every row: both windows complete.
 
 import { activityQuery, compareRows, toActivity, wantedSources, typeOfKind, type Activity, type ActivityParams, type ActivityQuery, type ActivityRow } from '../readModel/activity.js';
+import { tradeIdFor } from '../../engine/index.js';
 import type { MarketMetadataSource } from '../readModel/metadata.js';
 import type { HeldFill } from './fillWindows.js';
 import type { HeldLedgerEntry } from './ledgerWindows.js';
@@ -31,7 +32,7 @@ function fillRow(f: HeldFill, taker: boolean): ActivityRow {
 
 function ledgerRow(e: HeldLedgerEntry): ActivityRow {
   return {
-    type: typeOfKind(e.kind), id: e.id, role: '', seq: e.seq, time_ms: e.time_ms, condition_id: e.condition_id, outcome: -1, side: '',
+    type: typeOfKind(e.kind), id: tradeIdFor(e.seq), role: '', seq: e.seq, time_ms: e.time_ms, condition_id: e.condition_id, outcome: -1, side: '',
     price: 0, size: e.amount, amount: e.kind === 'redeem' || e.kind === 'convert' ? e.payout : e.amount,
   };
 }

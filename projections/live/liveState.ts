@@ -124,20 +124,21 @@ export class LiveState {
     this.maxFinished = options.maxFinishedOrders ?? DEFAULT_MAX_FINISHED_ORDERS;
     this.orders = new OrdersBuilder((o, pos) => this.orderChanged(o, pos));
     this.positions = new PositionsBuilder(this.markets, options.feeAccount, (p) => this.positionCreated(p));
-    this.ledger = new LedgerWindows(options.maxAccountLedger, options.maxLedger);
     this.tradeJson = new TradeJsonCache(options.maxShownJson ?? DEFAULT_MAX_SHOWN_JSON);
     this.orderJson = new OrderJsonCache(options.maxShownJson ?? DEFAULT_MAX_SHOWN_JSON);
+    const marketId = (id: string): string => {
+      const market = this.markets.markets.get(id);
+      if (market !== undefined) return market.conditionId;
+      const ref = this.markets.byToken.get(id);
+      return ref === undefined ? id : ref.market.tokens[ref.outcome];
+    };
     this.fills = new FillWindows({
       maxAccountFills: options.maxAccountFills ?? DEFAULT_MAX_ACCOUNT_FILLS,
       maxFills: options.maxFills ?? DEFAULT_MAX_FILLS,
       orderId: (id) => this.byId.get(id)?.id ?? id,
-      marketId: (id) => {
-        const market = this.markets.markets.get(id);
-        if (market !== undefined) return market.conditionId;
-        const ref = this.markets.byToken.get(id);
-        return ref === undefined ? id : ref.market.tokens[ref.outcome];
-      },
+      marketId,
     });
+    this.ledger = new LedgerWindows(options.maxAccountLedger, options.maxLedger, marketId);
   }
 
   /** Applies the record that follows `pos`. */

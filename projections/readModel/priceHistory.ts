@@ -2,10 +2,11 @@
 // Contract:
 // - p is the token's mark (marks.ts): the book midpoint, or the last trade when the book lacks a side —
 //   upstream's history is midpoint-based. t is Unix seconds.
-// - The range is [start, end): `interval` ends now and reaches back 1h, 6h, 1d, 1w or 1m (one MONTH, 30
-//   days: the documented order max, all, 1m, 1w, ... runs from long to short); `max` and `all` start at the
-//   token's first mark. Or startTs / endTs (either may be left out: from the first mark / until now).
-//   `interval` excludes startTs / endTs; with neither, the range is `max`.
+// - The range is [start, end): it ends at endTs, or now; `interval` reaches back 1h, 6h, 1d, 1w or 1m (one
+//   MONTH, 30 days: the documented order max, all, 1m, 1w, ... runs from long to short) from that end, and
+//   startTs, when given too, starts it no earlier (the later of the two); `max` and `all`, or no interval,
+//   start at startTs or else the token's first mark. (Upstream calls interval and startTs/endTs mutually
+//   exclusive; here their combination has this one meaning, so no request is refused for it.)
 // - Points are buckets of `fidelity` minutes (default 1) from the start, floored to the minute: t is the
 //   bucket's start and p the mark at the end of the bucket (or at `end`, for a bucket it cuts). Quiet
 //   minutes carry the previous mark forward, also from before the range; buckets before the first mark
@@ -63,16 +64,14 @@ function range(ctx: ReadContext, params: RangeParams): Range {
   const startTs = unixSeconds('startTs', params.startTs);
   const endTs = unixSeconds('endTs', params.endTs);
   const fidelity = params.fidelity === undefined ? undefined : intIn('fidelity', params.fidelity, 1, 1, MAX_FIDELITY);
-  if (interval !== undefined && (startTs !== undefined || endTs !== undefined)) {
-    throw new ReadModelInputError('interval', 'interval excludes startTs and endTs');
-  }
   // "Now" keeps its milliseconds: a mark made in the current second (of a minute that began in it) is inside a
   // range that ends now, which whole seconds would leave out of the exclusive end.
   const now = ctx.now() / 1000;
   const end = endTs ?? now;
   // A start after the end: an empty range (a whole second, as the query binds it, at or after the end).
   if (startTs !== undefined && startTs > end) return { start: Math.ceil(end), end, fidelity };
-  const from = interval === undefined || interval === 'max' || interval === 'all' ? startTs : end - INTERVAL_SECONDS[interval];
+  const back = interval === undefined || interval === 'max' || interval === 'all' ? undefined : end - INTERVAL_SECONDS[interval];
+  const from = back === undefined ? startTs : startTs === undefined ? back : Math.max(startTs, back);
   return { start: from === undefined ? undefined : Math.max(0, from - (from % 60)), end, fidelity };
 }
 

@@ -68,10 +68,12 @@ t.test('schemathesis over every operation of /openapi.json: no 5xx, nothing undo
   }
 
   // The engine's state without its event counter and clock (an engine rejection is an event too), and apart
-  // from its memories of finished orders and applied signed requests: those forget entries as time passes,
-  // whatever command comes, so a request may only not add to them (checked against the mark before it).
+  // from what time changes whatever command comes: the memories of finished orders and applied signed requests
+  // forget entries (so a request may only not add to them, checked against the mark before it), and the
+  // liquidity rewards are sampled every minute (the host's timer: only their terms count here).
   const stateNow = (): { hash: string; memory: Set<string> } => {
-    const { seq: _seq, now: _now, done, requests, ordersForgottenThrough: _o, requestsForgottenThrough: _r, ...held } = exportSnapshot(engine);
+    const { seq: _seq, now: _now, done, requests, ordersForgottenThrough: _o, requestsForgottenThrough: _r, rewards, ...rest } = exportSnapshot(engine);
+    const held = { ...rest, rewardTerms: rewards?.terms };
     const memory = new Set([...(done ?? []).map((d) => `done:${JSON.stringify(d)}`), ...(requests ?? []).map((r) => `request:${JSON.stringify(r)}`)]);
     return { hash: createHash('sha256').update(JSON.stringify(held)).digest('hex'), memory };
   };

@@ -1,5 +1,6 @@
 // Objects in the real upstream shape for sync tests: copies of the live captures (test/catalog/fixtures/live)
-// with their ids, condition ids, token ids, slugs and updatedAt changed.
+// with their ids, condition ids, token ids, slugs, question ids (copy i is question i of the capture's neg-risk
+// event) and updatedAt changed.
 
 import { createHash } from 'node:crypto';
 import type { GammaObject } from '../../../catalog/upstream/gammaValues.js';
@@ -19,6 +20,8 @@ export function liveMarket(i: number, minutes = i): GammaObject {
     conditionId: '0x' + hex(`live-copy:${i}`),
     slug: `live-copy-${i}`,
     clobTokenIds: `["${BigInt('0x' + hex(`live-copy-token:${i}:0`)).toString(10)}", "${BigInt('0x' + hex(`live-copy-token:${i}:1`)).toString(10)}"]`,
+    // Question i of the capture's neg-risk event (upstream's questionID: the event id with the index in its last byte).
+    ...(typeof body.negRiskMarketID === 'string' ? { questionID: `${body.negRiskMarketID.slice(0, 64)}${i.toString(16).padStart(2, '0')}` } : {}),
     updatedAt: isoAt(minutes),
   };
 }
