@@ -75,7 +75,8 @@ export async function generate(ch: ClickHouseClient, db: string, o: QueryOptions
       intDiv((size + intDiv(s, ${o.addresses}) * 1000000) * (200000 + cityHash64(s, 25) % 600000), 1000000)
     FROM (SELECT number AS s, s % ${o.addresses} AS a, (a * 7919 + (intDiv(s, ${o.addresses}) % ${o.tokensPerAddress}) * 104729) % ${tokens} AS t FROM numbers(${2 * o.fills}))`);
   await run(`INSERT INTO ${db}.price_history SELECT ${tokenId('t')}, toDateTime(${T0} + 60 * i, 'UTC'),
-      toInt64(300000 + cityHash64(t, i, 1) % 400000) AS last, if(cityHash64(t, i, 2) % 20 = 0, NULL, toInt64(300000 + cityHash64(t, i, 3) % 400000)), ${o.fills} + i
+      toInt64(300000 + cityHash64(t, i, 1) % 400000) AS last, if(cityHash64(t, i, 2) % 20 = 0, NULL, toInt64(300000 + cityHash64(t, i, 3) % 400000)), ${o.fills} + i,
+      if(cityHash64(t, i, 2) % 20 = 0, NULL, toInt64(10000 + cityHash64(t, i, 4) % 120000))
     FROM (SELECT intDiv(number, ${o.minutes}) AS t, number % ${o.minutes} AS i FROM numbers(${tokens * o.minutes}))`);
 }
 

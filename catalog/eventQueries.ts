@@ -12,6 +12,8 @@ import { SqlWhere } from './sqlWhere.js';
 import type { GammaObject } from './upstream/gammaValues.js';
 
 export interface EventFilter {
+  /** Event ids. */
+  readonly ids?: readonly string[];
   readonly active?: boolean;
   readonly closed?: boolean;
   readonly archived?: boolean;
@@ -26,6 +28,7 @@ function eventWhere(catalog: CatalogDb, filter: EventFilter): SqlWhere {
   const where = new SqlWhere();
   where.add(LIVE_ROW);
   flagConditions(where, filter);
+  if (filter.ids !== undefined) where.add(`id IN ${where.bind(filter.ids, 'Array(String)')}`);
   if (filter.slugs !== undefined) where.add(`slug IN ${where.bind(filter.slugs, 'Array(String)')}`);
   for (const tagged of taggedEventIds(catalog, where, filter.tagIds, filter.tagSlugs)) where.add(`id IN (${tagged})`);
   if (filter.seriesSlugs !== undefined) {

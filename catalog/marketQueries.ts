@@ -23,6 +23,8 @@ export interface Sort {
 }
 
 export interface MarketFilter {
+  /** Market ids. */
+  readonly ids?: readonly string[];
   readonly active?: boolean;
   readonly closed?: boolean;
   readonly archived?: boolean;
@@ -66,6 +68,7 @@ function marketWhere(catalog: CatalogDb, filter: MarketFilter): SqlWhere {
   const where = new SqlWhere();
   where.add(LIVE_ROW);
   flagConditions(where, filter);
+  if (filter.ids !== undefined) where.add(`id IN ${where.bind(filter.ids, 'Array(String)')}`);
   if (filter.slugs !== undefined) where.add(`slug IN ${where.bind(filter.slugs, 'Array(String)')}`);
   if (filter.conditionIds !== undefined) where.add(`condition_id IN ${where.bind(filter.conditionIds.map((c) => c.toLowerCase()), 'Array(String)')}`);
   if (filter.creator !== undefined) where.add(`id IN (${visibleMarketIds(catalog, where, filter.creator)})`);

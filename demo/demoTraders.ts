@@ -11,6 +11,10 @@
 // event it splits full sets and converts the NO halves back (POST /convert, L2-signed like any client's call),
 // which holds YES of every question for the price of one set, and later NO likewise.
 //
+// Prices move with the trades: the maker leans its fair price toward the flow (a fill that bought YES or sold NO
+// raises it, LEAN_PER_SHARE a share and at least a tick; the reverse lowers it) besides a small random drift, and
+// each ladder centres on the fair price, so the midpoint, the marks and the price history follow the trades.
+//
 // Wallets are derived from the API keys' master secret, so after a restart the same traders resume: the
 // maker cancels what it left open and quotes every market once. Load is bounded: each quote cycle refreshes
 // one market, or one event's questions, signing a fresh ladder (QUOTE_LEVELS a side) per market, posting it as
@@ -53,6 +57,8 @@ const MAKER_COLLATERAL = 50_000_000_000; // 50,000 USDC in base units
 const MAKER_INVENTORY = 20_000_000_000; // 20,000 of each outcome token per market
 const TAKER_COLLATERAL = 5_000_000_000;
 const TAKER_INVENTORY = 2_000_000_000;
+/** How far a taker's fill moves the maker's fair price, per share (0.02 per 100 shares; at least a tick a fill). */
+const LEAN_PER_SHARE = 0.0002;
 
 /** The official client's signer shape (ethers v5 style) over an ethers v6 wallet. */
 function clientSigner(wallet: Wallet): { _signTypedData: Wallet['signTypedData']; getAddress: () => Promise<string> } {
@@ -110,6 +116,7 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
   const open = [...host.engine.markets()].filter((m) => m.status === 'active');
   const markets = options.markets === undefined ? open : open.slice(0, options.markets);
   const groups = groupsOf(host, markets);
+  const groupOf = new Map(groups.flatMap((g) => g.markets.map((m) => [m.conditionId, g] as const)));
   const rng = Math.random;
   const prices = catalogPrices();
   const fair = new Map(markets.map((m) => [m.conditionId, offEdges(m, m.lastTrade !== null ? m.lastTrade.price / PRICE_ONE : (prices.get(m.conditionId) ?? 0.2 + rng() * 0.6))]));
@@ -179,8 +186,24 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
       const tick = tickOf(m);
       fair.set(m.conditionId, (fair.get(m.conditionId) ?? 0.5) + (rng() - 0.5) * 3 * tick);
     }
+    settle(g);
+  };
+
+  /** After a group's fair prices moved: an event's add up to 1 again, and every one stays off the edges. */
+  const settle = (g: Group): void => {
     if (g.event !== undefined) normalise(g);
     else for (const m of g.markets) fair.set(m.conditionId, offEdges(m, fair.get(m.conditionId) ?? 0.5));
+  };
+
+  /**
+   * The maker leans toward the flow: a taker's fill of `shares` in `m` that bought YES (or sold NO),
+   * `up`, raises its fair price there by LEAN_PER_SHARE a share, at least a tick; the reverse lowers it.
+   */
+  const lean = (m: Market, up: boolean, shares: number): void => {
+    const move = Math.max(tickOf(m), shares * LEAN_PER_SHARE);
+    fair.set(m.conditionId, (fair.get(m.conditionId) ?? 0.5) + (up ? move : -move));
+    const g = groupOf.get(m.conditionId);
+    if (g !== undefined) settle(g);
   };
 
 
@@ -253,7 +276,9 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     const order = buy
       ? await taker.client.createMarketOrder({ tokenID: token, amount: Math.max(1, Number((shares * price).toFixed(2))), side: Side.BUY })
       : await taker.client.createMarketOrder({ tokenID: token, amount: shares, side: Side.SELL });
-    await taker.client.postOrder(order, OrderType.FAK);
+    const res = (await taker.client.postOrder(order, OrderType.FAK)) as Partial<OrderResponse> | undefined;
+    const filled = Number((buy ? res?.takingAmount : res?.makingAmount) ?? 0);
+    if (res?.status === 'matched' && filled > 0) lean(m, (outcome === 0) === buy, filled);
   };
 
   // Every market gets its ladder at once, so that no demo book is empty while the cycle comes round to it; the

@@ -17,6 +17,7 @@
 
 import type { Heartbeat } from './commands.js';
 import { isId } from './commandChecks.js';
+import { MinHeap } from './minHeap.js';
 import { cancelOpenOrder } from './orderEntry.js';
 import type { EngineState } from './state.js';
 
@@ -32,42 +33,73 @@ export interface HeartbeatSession {
   readonly deadline: number;
 }
 
+/** A heap entry: a session's deadline and account (stale once the account's session has another deadline). */
+type Due = readonly [deadline: number, account: string];
+
+const before = (a: Due, b: Due): boolean => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+
 export class HeartbeatSessions {
   /** account → its live session. */
-  readonly live = new Map<string, HeartbeatSession>();
-  /** A lower bound of every live deadline (Infinity when none): the expiry check costs nothing until then. */
-  private earliest = Infinity;
+  private readonly sessions = new Map<string, HeartbeatSession>();
+  /**
+   * Every live session's deadline in a binary min-heap ordered by (deadline, account), beside entries of
+   * sessions since renewed or ended (dropped when they reach the top): the earliest deadline and the expired
+   * sessions cost O(log n) each, not a scan of every session per command.
+   */
+  private readonly heap = new MinHeap<Due>(before);
+
+  /** account → its live session. */
+  get live(): ReadonlyMap<string, HeartbeatSession> {
+    return this.sessions;
+  }
 
   get size(): number {
-    return this.live.size;
+    return this.sessions.size;
   }
 
   set(account: string, session: HeartbeatSession): void {
-    this.live.set(account, session);
-    if (session.deadline < this.earliest) this.earliest = session.deadline;
+    this.sessions.set(account, session);
+    this.heap.push([session.deadline, account]);
+    if (this.heap.length > 2 * this.sessions.size + 1_024) this.rebuild();
   }
 
   /** The earliest live deadline, exactly; undefined when no session is live. */
   nextDeadline(): number | undefined {
-    let min = Infinity;
-    for (const s of this.live.values()) if (s.deadline < min) min = s.deadline;
-    this.earliest = min;
-    return min === Infinity ? undefined : min;
+    this.dropStale();
+    return this.heap.peek()?.[0];
   }
 
   /** Removes and returns the sessions whose deadline is before `now`, earliest first, ties by account. */
   takeExpired(now: number): [string, HeartbeatSession][] {
-    if (now <= this.earliest) return [];
     const due: [string, HeartbeatSession][] = [];
-    for (const entry of this.live) if (entry[1].deadline < now) due.push(entry);
-    for (const [account] of due) this.live.delete(account);
-    this.nextDeadline();
-    return due.sort((a, b) => a[1].deadline - b[1].deadline || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (;;) {
+      this.dropStale();
+      const top = this.heap.peek();
+      if (top === undefined || top[0] >= now) return due;
+      this.heap.pop();
+      const session = this.sessions.get(top[1]) as HeartbeatSession;
+      this.sessions.delete(top[1]);
+      due.push([top[1], session]);
+    }
   }
 
   /** Live sessions sorted by account: [account, id, deadline] (snapshots and the state hash). */
   entries(): [string, string, number][] {
-    return [...this.live].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([account, s]) => [account, s.id, s.deadline]);
+    return [...this.sessions].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([account, s]) => [account, s.id, s.deadline]);
+  }
+
+  /** Pops the top entries that no longer stand for a live session's deadline. */
+  private dropStale(): void {
+    for (;;) {
+      const top = this.heap.peek();
+      if (top === undefined || this.sessions.get(top[1])?.deadline === top[0]) return;
+      this.heap.pop();
+    }
+  }
+
+  private rebuild(): void {
+    this.heap.clear();
+    for (const [account, s] of this.sessions) this.heap.push([s.deadline, account]);
   }
 }
 

@@ -21,7 +21,7 @@ export const COLUMNS: Readonly<Record<ProjectedTable, readonly string[]>> = {
     'condition_id', 'token0', 'token1', 'tick_size', 'min_size', 'maker_fee_bps', 'taker_fee_bps', 'neg_risk', 'status', 'winning_outcome',
     'listed_at', 'updated_at', 'version',
   ],
-  price_history: ['token_id', 'minute', 'last_trade', 'mid', 'version'],
+  price_history: ['token_id', 'minute', 'last_trade', 'mid', 'version', 'spread'],
   book_level_changes: ['token_id', 'pos', 'seq', 'time', 'side', 'price', 'size'],
   book_changes: ['token_id', 'condition_id', 'pos', 'seq', 'time', 'last_trade', 'tick_size', 'min_size', 'neg_risk', 'levels'],
   book_snapshots: ['token_id', 'pos', 'seq', 'time', 'bids', 'asks'],

@@ -156,6 +156,23 @@ export const PROJECTION_MIGRATIONS: readonly Migration[] = [
     ],
   },
   {
+    // The spread beside the midpoint, for the mark's rule (upstream's displayed price: the midpoint unless the
+    // spread is over 0.10, readModel/marks.ts): price_history.spread (ask − bid when both sides had orders; rows
+    // projected before it have NULL, which the mark reads as narrow) and latest_prices.latest_spread, the spread
+    // of the same row as `latest`. latest_prices_mv is made again to write both. Numbered apart, like the book
+    // history.
+    version: 34,
+    name: 'price_history.spread, latest_prices.latest_spread',
+    statements: [
+      `ALTER TABLE {db}.price_history ADD COLUMN IF NOT EXISTS spread Nullable(Int64)`,
+      `ALTER TABLE {db}.latest_prices ADD COLUMN IF NOT EXISTS latest_spread AggregateFunction(argMax, Tuple(Nullable(Int64)), Tuple(DateTime('UTC'), UInt64))`,
+      `DROP VIEW IF EXISTS {db}.latest_prices_mv`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS {db}.latest_prices_mv TO {db}.latest_prices AS
+         SELECT token_id, argMaxState((mid, last_trade, minute), (minute, version)) AS latest, argMaxState(tuple(spread), (minute, version)) AS latest_spread
+           FROM {db}.price_history GROUP BY token_id`,
+    ],
+  },
+  {
     // Liquidity rewards (builders/rewards.ts, docs/rewards.md): the makers' scores of each sample and their
     // earnings of each market and day. Numbered apart from the others' sequence, like the book history.
     version: 35,

@@ -86,6 +86,15 @@ else
   echo "== python tools FAILED (message above); the tests that use them will fail"
   status=1
 fi
+# Those that need Python 3.12 (polymarket-apis) in .venv-py3.12, with a Python 3.12 the machine offers (pyenv's);
+# their tests read PMX_PYTHON_3_12. None found fails npm test, and those tests, with venv.sh's message.
+echo "== python 3.12 tools: scripts/python/venv.sh 3.12"
+if py_out=$(bash scripts/python/venv.sh 3.12); then
+  export PMX_PYTHON_3_12=${py_out##*$'\n'}
+else
+  echo "== python 3.12 tools FAILED (message above); the tests that use them will fail"
+  status=1
+fi
 
 # A browser (Debian's chromium) for the market page's tests (test/ui/), found or installed once
 # (scripts/browser.sh); they read PMX_CHROMIUM. A failure here fails npm test, and those tests fail with the

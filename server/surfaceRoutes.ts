@@ -27,13 +27,18 @@ export interface SurfaceDeps {
 }
 
 export function surfaceRoutes(deps: SurfaceDeps): RouteDef[] {
+  const boards = new LeaderboardBoards(deps.reads, () => deps.projection?.position ?? 0, deps.config.leaderboardMaxAgeMs);
+  // Warmed once the projector holds what was acknowledged before start-up (else at once without a projector).
+  const warm = (): void => boards.warm();
+  if (deps.projection === undefined) warm();
+  else deps.projection.waitFor(deps.host.position, 120_000).then(warm, warm);
   return [
     ...catalogApiRoutes(deps.catalog),
     ...clobReadRoutes({ engine: deps.host.engine, markets: deps.markets, history: deps.reads, clock: deps.clock, projection: deps.projection, acknowledged: () => deps.host.position }),
     ...activityRoutes(deps.reads, deps.live, deps.markets),
     ...dataApiRoutes({
       reads: deps.reads, live: deps.live, catalog: deps.markets, balances: (account) => deps.host.engine.balances(account),
-      boards: new LeaderboardBoards(deps.reads, () => deps.projection?.position ?? 0, deps.config.leaderboardMaxAgeMs).board,
+      boards: boards.board,
     }),
   ];
 }

@@ -1,6 +1,8 @@
 // The price history of a token (GET /clob/prices-history) over a chosen interval, drawn by uPlot. Its points
-// are the token's mark (the book's midpoint, or the last trade when a side is empty) per minute, t the
-// minute's start; the market view feeds the live mark in the same form, so the line moves with the book.
+// are the token's mark per minute, t the minute's start: upstream's displayed price, the book's midpoint while
+// the spread is at most 0.10, else the last trade (projections/readModel/marks.ts), so the line follows the
+// trades when the book is wide. The market view feeds the live mark in the same form, so the line moves with the
+// book and the trades.
 
 import uPlot from 'uplot';
 import { getJson, type PricePoint } from './api.js';

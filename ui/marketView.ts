@@ -117,12 +117,18 @@ export async function marketView(id: string, onLive: (state: LiveState) => void)
   };
 }
 
-/** The price history's mark (projections/readModel/marks.ts): the midpoint, or the last trade when a side is empty. */
+/**
+ * The price history's mark (projections/readModel/marks.ts, upstream's displayed price): the midpoint while
+ * the spread is at most 0.10, else the last trade, else (never traded) the midpoint. Compared in micro-units,
+ * as the server does, so that a spread of exactly 0.10 is not lost to floating point.
+ */
 function markOf(book: BookState): number | undefined {
-  const bid = book.bestBid();
-  const ask = book.bestAsk();
-  if (bid !== '' && ask !== '') return (Number(bid) + Number(ask)) / 2;
-  return book.lastTradePrice === '' ? undefined : Number(book.lastTradePrice);
+  const micros = (decimal: string): number | undefined => (decimal === '' ? undefined : Math.round(Number(decimal) * 1_000_000));
+  const bid = micros(book.bestBid());
+  const ask = micros(book.bestAsk());
+  const last = micros(book.lastTradePrice);
+  const mark = bid !== undefined && ask !== undefined && (last === undefined || ask - bid <= 100_000) ? (bid + ask) / 2 : last;
+  return mark === undefined ? undefined : mark / 1_000_000;
 }
 
 function drawPane(pane: OutcomePane): void {

@@ -36,20 +36,15 @@ import {
 import { ACTIVITY_TRADES_MAX_OFFSET } from '../../projections/readModel/activityTrades.js';
 import { HOLDERS_MAX_MARKETS } from '../../projections/readModel/holders.js';
 import type { LiveReadModel } from '../../projections/live/liveReadModel.js';
-import { liveHolders, livePositions, NOT_IN_MEMORY } from '../../projections/live/liveReads.js';
+import { liveHolders, livePositions } from '../../projections/live/liveReads.js';
 import { liveActivityTrades } from '../../projections/live/liveTrades.js';
-import type { ApiErrorCode } from '../http/apiErrors.js';
-import { ok, type ApiRequest, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
-import { arr, bool, int, num, obj, str } from '../schemas/common.js';
-import { EVENT_IDS, MARKET_EXCLUDES_EVENT, marketsOf, NO_CATALOG, type CatalogLookup } from './eventMarkets.js';
+import type { JsonSchema, RouteDef } from '../http/apiTypes.js';
+import { arr, bool, int, num, nums, obj, str, texts } from '../schemas/common.js';
+import { address, choice, conditionIds, dataRoute, integer, lower, MAX_MARKETS, PROFILE, query, served, SORT_DIRECTION, USER, walletMarkets } from './dataRoute.js';
+import { EVENT_IDS, MARKET_EXCLUDES_EVENT, NO_CATALOG, type CatalogLookup } from './eventMarkets.js';
 
 /** Largest threshold in shares or USDC: its base units must stay a safe integer. */
 export const MAX_AMOUNT = Math.floor(Number.MAX_SAFE_INTEGER / UNIT);
-/**
- * Most condition ids in `market` on /trades and /positions: 300 of 67 characters keep the longest valid query
- * inside the header edge's 64 KiB request head (the read model takes up to 1,000).
- */
-export const MAX_MARKETS = 300;
 export const POSITIONS_DEFAULT_LIMIT = 100;
 export const POSITIONS_MAX_LIMIT = 500;
 export const POSITIONS_MAX_OFFSET = 10_000;
@@ -57,35 +52,10 @@ export const POSITIONS_MAX_TITLE = 100;
 /** Default of sizeThreshold (positions) and minBalance (holders), in shares. */
 export const DEFAULT_MIN_SHARES = 1;
 
-const ADDRESS = '^0x[0-9a-fA-F]{40}$';
-const CONDITION_ID = '^0x[0-9a-fA-F]{64}$';
-
-/** A closed set of values, accepted in the upper-case spelling or all lower case. */
-const choice = (values: readonly string[], description: string, fallback?: string): JsonSchema => ({
-  type: 'string',
-  enum: [...values, ...values.map((v) => v.toLowerCase())],
-  ...(fallback === undefined ? {} : { default: fallback }),
-  description,
-});
-const integer = (min: number, max: number, fallback: number, description: string): JsonSchema => ({ type: 'integer', minimum: min, maximum: max, default: fallback, description });
 const amount = (description: string, fallback?: number): JsonSchema => ({ type: 'number', minimum: 0, maximum: MAX_AMOUNT, ...(fallback === undefined ? {} : { default: fallback }), description });
 const flag = (fallback: boolean, description: string): JsonSchema => ({ type: 'boolean', default: fallback, description });
-const user = (description: string): JsonSchema => ({ type: 'string', pattern: ADDRESS, maxLength: 42, description });
-/** A list of condition ids; given, it has at least one (`market=` is not an empty list but a malformed one). */
-const markets = (maxItems: number, description: string): JsonSchema => ({
-  type: 'array',
-  items: { type: 'string', pattern: CONDITION_ID, maxLength: 66 },
-  minItems: 1,
-  maxItems,
-  description: `${description} Comma-separated condition ids (0x + 64 hex digits), at most ${maxItems}.`,
-});
-const query = (properties: Record<string, JsonSchema>, extra: Record<string, unknown> = {}): JsonSchema => ({ type: 'object', properties, ...extra });
-const texts = (...names: string[]): Record<string, JsonSchema> => Object.fromEntries(names.map((n) => [n, str()]));
-const nums = (...names: string[]): Record<string, JsonSchema> => Object.fromEntries(names.map((n) => [n, num()]));
 
 // ---- Responses (every field the read model returns; fast-json-stringify drops what is not named here) ----
-
-const PROFILE = texts('name', 'pseudonym', 'bio', 'profileImage', 'profileImageOptimized');
 
 /** Spec §2.1. */
 export const TRADE_FILL: JsonSchema = obj({
@@ -140,18 +110,19 @@ export const TRADES_QUERY: JsonSchema = query(
     takerOnly: flag(true, 'Default true: the taker side of each fill only; false adds the maker sides (a fill then appears once per side, taker first).'),
     filterType: choice(['CASH', 'TOKENS'], 'CASH: usdcSize >= filterAmount; TOKENS: size >= filterAmount. Requires filterAmount.'),
     filterAmount: amount('Threshold for filterType (USDC or shares), inclusive. Requires filterType.'),
-    market: markets(MAX_MARKETS, 'Only fills of these markets. Mutually exclusive with eventId.'),
+    market: conditionIds(MAX_MARKETS, 'Only fills of these markets. Mutually exclusive with eventId.'),
     eventId: EVENT_IDS,
-    user: user("Only this wallet's fills (0x + 40 hex digits, any case)."),
+    user: address("Only this wallet's fills (0x + 40 hex digits, any case)."),
     side: choice(['BUY', 'SELL'], 'Only fills on this side.'),
   },
+  [],
   { dependentRequired: { filterType: ['filterAmount'], filterAmount: ['filterType'] }, dependentSchemas: { market: MARKET_EXCLUDES_EVENT } },
 );
 
 export const POSITIONS_QUERY: JsonSchema = query(
   {
-    user: user('Wallet address (0x + 40 hex digits, any case). Required.'),
-    market: markets(MAX_MARKETS, 'Only positions in these markets. Mutually exclusive with eventId.'),
+    user: USER,
+    market: conditionIds(MAX_MARKETS, 'Only positions in these markets. Mutually exclusive with eventId.'),
     eventId: EVENT_IDS,
     sizeThreshold: amount(`Minimum token balance in shares, >= 0; default ${DEFAULT_MIN_SHARES}.`, DEFAULT_MIN_SHARES),
     redeemable: flag(false, 'true returns only redeemable positions.'),
@@ -159,19 +130,20 @@ export const POSITIONS_QUERY: JsonSchema = query(
     limit: integer(0, POSITIONS_MAX_LIMIT, POSITIONS_DEFAULT_LIMIT, `Rows to return, 0..${POSITIONS_MAX_LIMIT}; default ${POSITIONS_DEFAULT_LIMIT}.`),
     offset: integer(0, POSITIONS_MAX_OFFSET, 0, `Rows to skip, 0..${POSITIONS_MAX_OFFSET}; default 0.`),
     sortBy: choice(POSITION_SORTS, 'Sort column; default TOKENS. RESOLVING sorts by endDate; ties by conditionId, then outcomeIndex.', 'TOKENS'),
-    sortDirection: choice(['ASC', 'DESC'], 'Default DESC.', 'DESC'),
+    sortDirection: SORT_DIRECTION,
     title: { type: 'string', maxLength: POSITIONS_MAX_TITLE, description: `Case-insensitive substring of the market title, at most ${POSITIONS_MAX_TITLE} characters.` },
   },
-  { required: ['user'], dependentSchemas: { market: MARKET_EXCLUDES_EVENT } },
+  ['user'],
+  { dependentSchemas: { market: MARKET_EXCLUDES_EVENT } },
 );
 
 export const HOLDERS_QUERY: JsonSchema = query(
   {
-    market: markets(HOLDERS_MAX_MARKETS, 'Required. One group per outcome token of each market, in request order; markets the engine does not know are left out.'),
+    market: conditionIds(HOLDERS_MAX_MARKETS, 'Required. One group per outcome token of each market, in request order; markets the engine does not know are left out.'),
     limit: integer(0, HOLDERS_MAX_LIMIT, HOLDERS_DEFAULT_LIMIT, `Holders per token, 0..${HOLDERS_MAX_LIMIT}; default ${HOLDERS_DEFAULT_LIMIT}.`),
     minBalance: amount(`Drops wallets holding fewer shares than this, >= 0; default ${DEFAULT_MIN_SHARES}.`, DEFAULT_MIN_SHARES),
   },
-  { required: ['market'] },
+  ['market'],
 );
 
 interface TradesQuery {
@@ -206,15 +178,6 @@ interface HoldersQuery {
   minBalance: number;
 }
 
-const ERRORS: readonly ApiErrorCode[] = ['bad_request', 'unknown_field', 'ip_not_allowlisted', 'rate_limited', 'internal_db'];
-
-const lower = (list: readonly string[] | undefined): string[] | undefined => list?.map((v) => v.toLowerCase());
-
-/** A route whose handler reads its own query type (the server validated it against `query`). */
-function route<Q>(def: Omit<RouteDef<Q>, 'surface' | 'method' | 'strictQuery' | 'errors'>): RouteDef {
-  return { method: 'GET', surface: 'activity', strictQuery: true, errors: ERRORS, ...def } as unknown as RouteDef;
-}
-
 /**
  * `live`: the in-memory read model, which serves /positions, /holders and the pages of /trades?user= that lie
  * within the user's fills it keeps, while it runs (same answers; projections/live/). Other trade reads go to
@@ -222,41 +185,28 @@ function route<Q>(def: Omit<RouteDef<Q>, 'surface' | 'method' | 'strictQuery' | 
  */
 export function activityRoutes(ctx: ReadContext, live?: LiveReadModel, catalog: CatalogLookup = NO_CATALOG): RouteDef[] {
   return [
-    route<TradesQuery>({
+    dataRoute<TradesQuery>({
       path: '/trades',
       summary: 'Trade fills, newest first (taker sides by default).',
       query: TRADES_QUERY,
       response: arr(TRADE_FILL),
       limits: ['activity:trades'],
-      handler: async (req: ApiRequest<TradesQuery>) => {
-        const q = req.query;
-        const params = { ...q, market: marketsOf(q.market, q.eventId, catalog), user: q.user?.toLowerCase() };
-        const found = live?.ready === true ? await liveActivityTrades(live.state, ctx.metadata, params) : NOT_IN_MEMORY;
-        return ok(found === NOT_IN_MEMORY ? await activityTrades(ctx, params) : found);
-      },
+      handler: served(live, ctx, (q: TradesQuery) => walletMarkets(q, catalog), liveActivityTrades, activityTrades),
     }),
-    route<PositionsQuery>({
+    dataRoute<PositionsQuery>({
       path: '/positions',
       summary: "A wallet's positions with their value and PnL.",
       query: POSITIONS_QUERY,
       response: arr(POSITION),
       limits: ['activity:positions'],
-      handler: async (req: ApiRequest<PositionsQuery>) => {
-        const q = req.query;
-        const params = { ...q, market: marketsOf(q.market, q.eventId, catalog), user: q.user.toLowerCase() };
-        return ok(live?.ready === true ? await livePositions(live.state, ctx.metadata, params) : await positions(ctx, params));
-      },
+      handler: served(live, ctx, (q: PositionsQuery) => walletMarkets(q, catalog), livePositions, positions),
     }),
-    route<HoldersQuery>({
+    dataRoute<HoldersQuery>({
       path: '/holders',
       summary: 'Top holders of each outcome token of the given markets.',
       query: HOLDERS_QUERY,
       response: arr(HOLDER_GROUP),
-      handler: async (req: ApiRequest<HoldersQuery>) => {
-        const q = req.query;
-        const params = { ...q, market: lower(q.market) ?? [] };
-        return ok(live?.ready === true ? await liveHolders(live.state, ctx.metadata, params) : await holders(ctx, params));
-      },
+      handler: served(live, ctx, (q: HoldersQuery) => ({ ...q, market: lower(q.market) ?? [] }), liveHolders, holders),
     }),
   ];
 }

@@ -24,12 +24,13 @@ import {
 import type { LiveReadModel } from '../../projections/live/liveReadModel.js';
 import { liveActivity } from '../../projections/live/liveActivity.js';
 import { liveClosedPositions, liveMarketPositions, liveOpenInterest, liveTraded, liveValue, marksOf, userRows } from '../../projections/live/livePortfolio.js';
-import { liveMarkets, NOT_IN_MEMORY } from '../../projections/live/liveReads.js';
+import { liveMarkets } from '../../projections/live/liveReads.js';
 import { ok, type ApiRequest, type JsonSchema, type Reply, type RouteDef } from '../http/apiTypes.js';
-import { arr, bool, int, num, obj, str } from '../schemas/common.js';
-import { MAX_MARKETS } from './activityRoutes.js';
-import { EVENT_IDS, MARKET_EXCLUDES_EVENT, marketsOf, type CatalogLookup } from './eventMarkets.js';
-import { address, choice, choices, conditionId, conditionIds, dataRoute, integer, query, unixSeconds } from './querySchemas.js';
+import { arr, bool, int, num, nums, obj, str, texts } from '../schemas/common.js';
+import {
+  address, choice, choices, conditionId, conditionIds, dataRoute, integer, lower, MAX_MARKETS, PROFILE, query, served, SORT_DIRECTION, unixSeconds, USER, walletMarkets,
+} from './dataRoute.js';
+import { EVENT_IDS, MARKET_EXCLUDES_EVENT, type CatalogLookup } from './eventMarkets.js';
 import { zipArchive } from './zipArchive.js';
 
 export interface DataApiDeps {
@@ -43,15 +44,13 @@ export interface DataApiDeps {
   readonly boards: BoardSource;
 }
 
-const texts = (...names: string[]): Record<string, ReturnType<typeof str>> => Object.fromEntries(names.map((n) => [n, str()]));
-
 export const ACTIVITY: ReturnType<typeof obj> = obj({
   proxyWallet: str('Wallet address.'),
   timestamp: int('Unix seconds.'),
   conditionId: str("The market's condition id."),
   type: { type: 'string', enum: [...ACTIVITY_TYPES] },
-  size: num('TRADE: shares; SPLIT, MERGE: full sets; REDEEM: tokens burned; CONVERSION: NO tokens given per question.'),
-  usdcSize: num('TRADE: size × price before fees; SPLIT, MERGE: the collateral; REDEEM, CONVERSION: the collateral received.'),
+  size: num('TRADE: shares; SPLIT, MERGE: full sets; REDEEM: tokens burned; CONVERSION: NO tokens given per question; REWARD: the collateral paid.'),
+  usdcSize: num('TRADE: size × price before fees; SPLIT, MERGE: the collateral; REDEEM, CONVERSION, REWARD: the collateral received.'),
   transactionHash: str('0x + sha256: of the fill (as /trades), or of the ledger event.'),
   price: num('TRADE: the side\'s price in [0, 1]; 0 otherwise.'),
   asset: str('TRADE: `<condition_id>:<outcome_index>`; \'\' otherwise.'),
@@ -59,21 +58,21 @@ export const ACTIVITY: ReturnType<typeof obj> = obj({
   outcomeIndex: int('TRADE: the outcome; 999 otherwise (upstream\'s value).'),
   ...texts('title', 'slug', 'icon', 'eventSlug'),
   outcome: str("TRADE: the outcome's label; '' otherwise."),
-  ...texts('name', 'pseudonym', 'bio', 'profileImage', 'profileImageOptimized'),
+  ...PROFILE,
 });
 
 export const ACTIVITY_QUERY = query(
   {
     limit: integer(0, ACTIVITY_MAX_LIMIT, ACTIVITY_DEFAULT_LIMIT, `Rows to return, 0..${ACTIVITY_MAX_LIMIT}; default ${ACTIVITY_DEFAULT_LIMIT}.`),
     offset: integer(0, ACTIVITY_MAX_OFFSET, 0, `Rows to skip, 0..${ACTIVITY_MAX_OFFSET}; default 0.`),
-    user: address('Wallet address (0x + 40 hex digits, any case). Required.'),
+    user: USER,
     market: conditionIds(MAX_MARKETS, 'Only activity in these markets. Mutually exclusive with eventId.'),
     eventId: EVENT_IDS,
     type: choices(ACTIVITY_TYPES, `Only these types, comma-separated: ${ACTIVITY_TYPES.join(', ')}. REWARD and MAKER_REBATE never occur here (no rewards or rebates are paid).`),
     start: unixSeconds('Only activity at or after this Unix second.'),
     end: unixSeconds('Only activity at or before this Unix second.'),
     sortBy: choice(ACTIVITY_SORTS, 'TIMESTAMP (default), TOKENS (size) or CASH (usdcSize); ties in time order.', 'TIMESTAMP'),
-    sortDirection: choice(['ASC', 'DESC'], 'Default DESC.', 'DESC'),
+    sortDirection: SORT_DIRECTION,
     side: choice(['BUY', 'SELL'], 'Only trades on this side (other types have no side and are left out).'),
   },
   ['user'],
@@ -105,7 +104,7 @@ export const MARKET_POSITION: JsonSchema = obj({
   profileImage: str(),
   verified: bool(),
   ...texts('asset', 'conditionId'),
-  ...Object.fromEntries(['avgPrice', 'size', 'currPrice', 'currentValue', 'cashPnl', 'totalBought', 'realizedPnl', 'totalPnl'].map((n) => [n, num()])),
+  ...nums('avgPrice', 'size', 'currPrice', 'currentValue', 'cashPnl', 'totalBought', 'realizedPnl', 'totalPnl'),
   outcome: str(),
   outcomeIndex: int(),
 });
@@ -137,8 +136,6 @@ export const BUILDER_VOLUME_ENTRY: JsonSchema = obj({ dt: { type: 'string', form
 /** The accounting snapshot: a ZIP archive (application/zip). */
 export const ZIP_BODY: JsonSchema = { type: 'string', format: 'binary', contentMediaType: 'application/zip', description: 'A ZIP archive holding positions.csv and equity.csv of one valuation time.' };
 
-const USER = address('Wallet address (0x + 40 hex digits, any case). Required.');
-const SORT_DIRECTION = choice(['ASC', 'DESC'], 'Default DESC.', 'DESC');
 const TIME_PERIOD = choice(TIME_PERIODS, 'DAY, WEEK, MONTH (the last 1, 7, 30 days) or ALL; default DAY.', 'DAY');
 
 export const VALUE_QUERY = query({ user: USER, market: conditionIds(MAX_MARKETS, 'Only positions in these markets.') }, ['user']);
@@ -248,54 +245,35 @@ export function dataApiRoutes(deps: DataApiDeps): RouteDef[] {
       summary: "A wallet's activity: trades, splits, merges, redemptions and conversions, newest first by default.",
       query: ACTIVITY_QUERY,
       response: arr(ACTIVITY),
-      handler: async (req: ApiRequest<ActivityQueryParams>) => {
-        const q = req.query;
-        const params = { ...q, user: q.user.toLowerCase(), market: marketsOf(q.market, q.eventId, catalog) };
-        const found = live?.ready === true ? await liveActivity(live.state, reads.metadata, params) : NOT_IN_MEMORY;
-        return ok(found === NOT_IN_MEMORY ? await activity(reads, params) : found);
-      },
+      handler: served(live, reads, (q: ActivityQueryParams) => walletMarkets(q, catalog), liveActivity, activity),
     }),
     dataRoute<ValueQueryParams>({
       path: '/value',
       summary: "The value of a wallet's positions at current prices.",
       query: VALUE_QUERY,
       response: arr(VALUE),
-      handler: async (req: ApiRequest<ValueQueryParams>) => {
-        const params = { user: req.query.user.toLowerCase(), market: lower(req.query.market) };
-        return ok(live?.ready === true ? await liveValue(live.state, reads.metadata, params) : await value(reads, params));
-      },
+      handler: served(live, reads, (q: ValueQueryParams) => ({ user: q.user.toLowerCase(), market: lower(q.market) }), liveValue, value),
     }),
     dataRoute<ClosedQueryParams>({
       path: '/closed-positions',
       summary: "A wallet's closed positions (sold, merged or redeemed away) with what they realised.",
       query: CLOSED_POSITIONS_QUERY,
       response: arr(CLOSED_POSITION),
-      handler: async (req: ApiRequest<ClosedQueryParams>) => {
-        const q = req.query;
-        const params = { ...q, user: q.user.toLowerCase(), market: marketsOf(q.market, q.eventId, catalog) };
-        return ok(live?.ready === true ? await liveClosedPositions(live.state, reads.metadata, params) : await closedPositions(reads, params));
-      },
+      handler: served(live, reads, (q: ClosedQueryParams) => walletMarkets(q, catalog), liveClosedPositions, closedPositions),
     }),
     dataRoute<UserQuery>({
       path: '/traded',
       summary: 'How many markets a wallet has traded.',
       query: TRADED_QUERY,
       response: TRADED,
-      handler: async (req: ApiRequest<UserQuery>) => {
-        const params = { user: req.query.user.toLowerCase() };
-        const found = live?.ready === true ? liveTraded(live.state, params) : NOT_IN_MEMORY;
-        return ok(found === NOT_IN_MEMORY ? await traded(reads, params) : found);
-      },
+      handler: served(live, reads, (q: UserQuery) => ({ user: q.user.toLowerCase() }), (state, _metadata, params) => liveTraded(state, params), traded),
     }),
     dataRoute<{ market?: string[] }>({
       path: '/oi',
       summary: 'Open interest: the collateral locked in each market\'s full sets.',
       query: OI_QUERY,
       response: arr(OPEN_INTEREST),
-      handler: async (req: ApiRequest<{ market?: string[] }>) => {
-        const params = { market: lower(req.query.market) };
-        return ok(live?.ready === true ? await liveOpenInterest(live.state, reads.metadata, params) : await openInterest(reads, params));
-      },
+      handler: served(live, reads, (q: { market?: string[] }) => ({ market: lower(q.market) }), liveOpenInterest, openInterest),
     }),
     dataRoute<{ id: number }>({
       path: '/live-volume',
@@ -309,11 +287,7 @@ export function dataApiRoutes(deps: DataApiDeps): RouteDef[] {
       summary: "A market's positions per outcome token, with PnL.",
       query: MARKET_POSITIONS_QUERY,
       response: arr(MARKET_POSITION_GROUP),
-      handler: async (req: ApiRequest<MarketPositionsQueryParams>) => {
-        const q = req.query;
-        const params = { ...q, market: q.market.toLowerCase(), user: q.user?.toLowerCase() };
-        return ok(live?.ready === true ? await liveMarketPositions(live.state, reads.metadata, params) : await marketPositions(reads, params));
-      },
+      handler: served(live, reads, (q: MarketPositionsQueryParams) => ({ ...q, market: q.market.toLowerCase(), user: q.user?.toLowerCase() }), liveMarketPositions, marketPositions),
     }),
     dataRoute<LeaderboardQueryParams>({
       path: '/v1/leaderboard',
@@ -365,8 +339,6 @@ export function dataApiRoutes(deps: DataApiDeps): RouteDef[] {
     }),
   ];
 }
-
-const lower = (list: readonly string[] | undefined): string[] | undefined => list?.map((v) => v.toLowerCase());
 
 function zipReply(bytes: Buffer): Reply {
   return { status: 200, body: null, encoded: bytes, headers: { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="accounting-snapshot.zip"' } };

@@ -29,30 +29,25 @@ export function zipArchive(entries: readonly ZipEntry[], ms: number): Buffer {
     const name = Buffer.from(e.name, 'utf8');
     const packed = deflateRawSync(e.data);
     const crc = crc32(e.data);
+    // The fields a local header (from byte 4) and its central directory header (from byte 6) share, in order.
+    const entryFields = (header: Buffer, at: number): void => {
+      header.writeUInt16LE(20, at); // version needed: 2.0 (deflate)
+      header.writeUInt16LE(0x0800, at + 2); // UTF-8 names
+      header.writeUInt16LE(8, at + 4); // deflate
+      header.writeUInt16LE(time, at + 6);
+      header.writeUInt16LE(date, at + 8);
+      header.writeUInt32LE(crc, at + 10);
+      header.writeUInt32LE(packed.length, at + 14);
+      header.writeUInt32LE(e.data.length, at + 18);
+      header.writeUInt16LE(name.length, at + 22);
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    entryFields(local, 4);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4); // made by: 2.0, MS-DOS attributes
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(e.data.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    entryFields(central, 6);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, packed);
     centrals.push(central, name);

@@ -70,10 +70,10 @@ const tagParams = { tag: slugs('Tag slugs (alias of tag_slug).'), tag_id: ids('t
 
 const QUERIES: Readonly<Record<string, Record<string, JsonSchema>>> = {
   '/markets': {
-    ...page(MARKET_SORT_COLUMNS, PAGE_LIMITS.markets), ...flagParams, ...tagParams, event_id: ids('event_id', 'Event ids.'), event_slug: slugs('Event slugs.'), eventSlug: slugs('Alias of event_slug.'),
-    conditionId: conditionIds('conditionId', 'Condition ids.'), condition_id: conditionIds('condition_id', 'Alias of conditionId.'), slug: slugs('Market slugs.'), ...creator,
+    ...page(MARKET_SORT_COLUMNS, PAGE_LIMITS.markets), ...flagParams, ...tagParams, id: ids('id', 'Market ids.'), event_id: ids('event_id', 'Event ids.'), event_slug: slugs('Event slugs.'), eventSlug: slugs('Alias of event_slug.'),
+    conditionId: conditionIds('conditionId', 'Condition ids.'), condition_id: conditionIds('condition_id', 'Alias of conditionId.'), condition_ids: conditionIds('condition_ids', 'Alias of conditionId.'), slug: slugs('Market slugs.'), ...creator,
   },
-  '/events': { ...page(EVENT_SORT_COLUMNS, PAGE_LIMITS.events), ...flagParams, ...tagParams, series_slug: slugs('Series slugs.'), slug: slugs('Event slugs.'), ...creator },
+  '/events': { ...page(EVENT_SORT_COLUMNS, PAGE_LIMITS.events), ...flagParams, ...tagParams, id: ids('id', 'Event ids.'), series_slug: slugs('Series slugs.'), slug: slugs('Event slugs.'), ...creator },
   '/series': { limit: limit('limit', PAGE_LIMITS.series, 'Rows to return,'), offset: integer('offset', 'Rows to skip; default 0.', 0), ...creator },
   '/tags': { limit: limit('limit', PAGE_LIMITS.tags, 'Rows to return,'), offset: integer('offset', 'Rows to skip; default 0.', 0), ...creator },
   '/public-search': {

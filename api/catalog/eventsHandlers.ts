@@ -7,6 +7,7 @@ import { bool, creatorOf, intList, list, LIMITS, pageOf, sortOf } from './queryP
 
 export function eventFilterOf(query: URLSearchParams): EventFilter {
   return {
+    ids: intList(query, 'id'),
     active: bool(query, 'active'),
     closed: bool(query, 'closed'),
     archived: bool(query, 'archived'),

@@ -5,9 +5,10 @@ import { answering, idNotFound, ok, slugNotFound } from './catalogErrors.js';
 import type { Handler } from './handlerTypes.js';
 import { bool, creatorOf, intList, list, LIMITS, pageOf, sortOf } from './queryParams.js';
 
-/** The filters of GET /markets, with every alias of spec 4.1 (tag = tag_slug, eventSlug, condition_id). */
+/** The filters of GET /markets, with every alias of spec 4.1 (tag = tag_slug, eventSlug, condition_id) and upstream Gamma's condition_ids. */
 export function marketFilterOf(query: URLSearchParams): MarketFilter {
   return {
+    ids: intList(query, 'id'),
     active: bool(query, 'active'),
     closed: bool(query, 'closed'),
     archived: bool(query, 'archived'),
@@ -15,7 +16,7 @@ export function marketFilterOf(query: URLSearchParams): MarketFilter {
     tagIds: intList(query, 'tag_id'),
     eventIds: intList(query, 'event_id'),
     eventSlugs: list(query, 'event_slug', 'eventSlug'),
-    conditionIds: list(query, 'conditionId', 'condition_id'),
+    conditionIds: list(query, 'conditionId', 'condition_id', 'condition_ids'),
     slugs: list(query, 'slug'),
     creator: creatorOf(query),
   };

@@ -10,20 +10,22 @@
 //   side; a taker of the other outcome traded the opposite side of this token (buying NO = selling YES).
 // - Midpoint = (best bid + best ask) / 2, exact: prices are multiples of the 0.0001 tick, so the sum is
 //   even in micro-units. Spread = best ask − best bid.
-// - Mark (the token `price` in market lists): the midpoint when both sides have orders, else the last
-//   trade, else none (0 on the wire); 1 / 0 once the market is resolved. The same rule as the read
-//   model's marks (projections/readModel/marks.ts), from live state instead of price history.
+// - Mark (the token `price` in market lists): upstream's displayed price, the midpoint when both sides have
+//   orders and the spread is at most 0.10, else the last trade, else (never traded) the midpoint, else none
+//   (0 on the wire); 1 / 0 once the market is resolved. The read model's rule (projections/readModel/marks.ts,
+//   markFrom), from live state instead of price history.
 
 import { createHash } from 'node:crypto';
 import { formatUnits, PRICE_ONE, type Engine, type Outcome, type PriceLevel } from '../../engine/index.js';
 import type { Market } from '../../engine/market.js';
+import { markFrom } from '../../projections/readModel/marks.js';
 import type { BookSideName } from './clobInputs.js';
 
 /** The latest moment a book history read accepts (ms): the last of 2299, where ClickHouse's DateTime64 ends. */
 export const LATEST_MOMENT_MS = 10_413_791_999_999;
 
 /** The engine reads this surface makes. */
-export type EngineReads = Pick<Engine, 'book' | 'market' | 'marketOfToken' | 'markets' | 'seq'>;
+export type EngineReads = Pick<Engine, 'book' | 'market' | 'marketOfToken' | 'markets' | 'seq' | 'rewardTerms'>;
 
 export interface WireLevel {
   price: string;
@@ -183,6 +185,8 @@ export function decimalOrEmpty(value: number | undefined): string {
 export function marksOf(engine: EngineReads, market: Market): readonly [number, number] | undefined {
   if (market.status === 'resolved') return market.winningOutcome === 0 ? [PRICE_ONE, 0] : [0, PRICE_ONE];
   const quote = quoteOf(engine, market.tokenIds[0]);
-  const mark0 = (quote === undefined ? undefined : midpointOf(quote)) ?? market.lastTrade?.price;
-  return mark0 === undefined ? undefined : [mark0, PRICE_ONE - mark0];
+  const mid = quote === undefined ? undefined : midpointOf(quote);
+  const spread = quote === undefined ? undefined : spreadOf(quote);
+  const mark0 = markFrom(mid ?? null, spread ?? null, market.lastTrade?.price ?? null);
+  return mark0 === null ? undefined : [mark0, PRICE_ONE - mark0];
 }

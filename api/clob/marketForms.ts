@@ -16,10 +16,18 @@
 // `raw_metadata` carries the catalog id, group item title and resolution source ({} without a catalog entry).
 // The list form's extra fields (itode, taker_order_delay_ms, order_age_seconds, blockaid_check_enabled)
 // are false / 0: none of those mechanisms exists here.
+//
+// `rewards` is the engine's liquidity rewards program of the market (engine/rewards/, what the sampler scores
+// and pays): its daily rate in USDC paid in the exchange's collateral, min_size in shares, max_spread in cents,
+// as upstream gives them; no rates and zeros without a program. The catalog's reward fields (a Gamma
+// upstream's clobRewards) are handed to the engine as a program (catalog/handoff/rewardsHandOff.ts) and shown as
+// catalog data on the catalog surface; here only what is paid is shown. Sampling markets, as upstream's, are
+// the markets of the rewards program that trade now.
 
 import { PRICE_ONE, UNIT, type Outcome } from '../../engine/index.js';
 import type { Market } from '../../engine/market.js';
-import type { IndexedMarket, IndexedRewards } from '../../catalog/marketIndex.js';
+import type { IndexedMarket } from '../../catalog/marketIndex.js';
+import { REWARD_ASSET } from '../rewards/rewardViews.js';
 import { marksOf, type EngineReads } from './bookView.js';
 
 /** What the forms read of the catalog index. */
@@ -43,10 +51,10 @@ export function flagsOf(market: Market, info: IndexedMarket | undefined): Market
   };
 }
 
-/** Sampling markets: those trading now (accepting orders and not closed). */
-export function isSampling(market: Market, info: IndexedMarket | undefined): boolean {
+/** Sampling markets: those with a rewards program that trade now (accepting orders and not closed). */
+export function isSampling(engine: EngineReads, market: Market, info: IndexedMarket | undefined): boolean {
   const flags = flagsOf(market, info);
-  return flags.accepting_orders && !flags.closed;
+  return flags.accepting_orders && !flags.closed && engine.rewardTerms().has(market.conditionId);
 }
 
 export interface WireToken {
@@ -56,7 +64,6 @@ export interface WireToken {
   winner: boolean;
 }
 
-const NO_REWARDS: IndexedRewards = { rates: [], min_size: 0, max_spread: 0 };
 const outcomeLabels = (info: IndexedMarket | undefined): readonly [string, string] => info?.outcomes ?? ['Yes', 'No'];
 
 function tokensOf(engine: EngineReads, market: Market, info: IndexedMarket | undefined): WireToken[] {
@@ -70,9 +77,13 @@ function tokensOf(engine: EngineReads, market: Market, info: IndexedMarket | und
   }));
 }
 
-function rewardsOf(info: IndexedMarket | undefined): { rates: { asset_address: string; rewards_daily_rate: number }[]; min_size: number; max_spread: number } {
-  const r = info?.rewards ?? NO_REWARDS;
-  return { rates: r.rates.map((x) => ({ ...x })), min_size: r.min_size, max_spread: r.max_spread };
+/** Micro-units of price per cent. */
+const CENT = PRICE_ONE / 100;
+
+function rewardsOf(engine: EngineReads, market: Market): { rates: { asset_address: string; rewards_daily_rate: number }[]; min_size: number; max_spread: number } {
+  const program = engine.rewardTerms().get(market.conditionId);
+  if (program === undefined) return { rates: [], min_size: 0, max_spread: 0 };
+  return { rates: [{ asset_address: REWARD_ASSET, rewards_daily_rate: program.dailyRate / UNIT }], min_size: program.minSize / UNIT, max_spread: program.maxSpread / CENT };
 }
 
 /**
@@ -112,7 +123,7 @@ function baseForm(engine: EngineReads, market: Market, info: IndexedMarket | und
     neg_risk_request_id: info?.negRiskRequestId ?? '',
     icon: info?.icon ?? '',
     image: info?.image ?? '',
-    rewards: rewardsOf(info),
+    rewards: rewardsOf(engine, market),
     is_50_50_outcome: false,
     tokens: tokensOf(engine, market, info),
     tags: [...(info?.tags ?? [])],
@@ -154,7 +165,7 @@ export function simplifiedForm(engine: EngineReads, market: Market, info: Indexe
     accepting_orders: flags.accepting_orders,
     market_id: info?.marketId ?? 0,
     tokens: tokensOf(engine, market, info),
-    rewards: rewardsOf(info),
+    rewards: rewardsOf(engine, market),
     assets_ids: [...market.tokenIds],
     outcomes: [...outcomeLabels(info)],
   };
@@ -164,12 +175,11 @@ export function simplifiedForm(engine: EngineReads, market: Market, info: Indexe
  * GET /clob-markets/{condition_id}: the compact form the official V2 client reads (upstream §2.9). `fd` is
  * the V2 USDC platform fee, which this exchange does not charge (its fees are mbf/tbf in basis points on
  * proceeds, buyers paying in tokens), so its rate is 0 and a client needs no extra USDC for a BUY. `r` is
- * null unless the catalog gives rewards terms.
+ * the engine's rewards program (min size in shares, max spread in cents), null without one.
  */
-export function compactForm(market: Market, info: IndexedMarket | undefined): Record<string, unknown> {
+export function compactForm(engine: EngineReads, market: Market, info: IndexedMarket | undefined): Record<string, unknown> {
   const labels = outcomeLabels(info);
-  const rewards = info?.rewards ?? NO_REWARDS;
-  const hasRewards = rewards.rates.length > 0 || rewards.min_size > 0 || rewards.max_spread > 0;
+  const program = engine.rewardTerms().get(market.conditionId);
   const out: Record<string, unknown> = {
     c: market.conditionId,
     t: [{ t: market.tokenIds[0], o: labels[0] }, { t: market.tokenIds[1], o: labels[1] }],
@@ -178,7 +188,7 @@ export function compactForm(market: Market, info: IndexedMarket | undefined): Re
     fd: { r: 0, e: 0, to: true },
     mbf: market.params.makerFeeBps,
     tbf: market.params.takerFeeBps,
-    r: hasRewards ? { mi: rewards.min_size, ma: rewards.max_spread } : null,
+    r: program === undefined ? null : { mi: program.minSize / UNIT, ma: program.maxSpread / CENT },
     ao: market.status === 'active',
     mos: market.params.minSize / UNIT,
     sd: 0,

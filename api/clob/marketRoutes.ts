@@ -14,9 +14,9 @@
 // market is listed; one listed meanwhile may shift later pages by one), joined with the catalog index.
 // Pages hold PAGE_SIZE markets; cursors are base64 offsets: `MA==` (or none) first, `LTE=` once no page
 // follows (asking with `LTE=` gives an empty page); a cursor of another form than those this service issues
-// is a 400 (api/schemas/formats.ts CURSOR_PATTERN, stated in the OpenAPI document). Sampling markets are those
-// trading now: accepting orders and not closed (marketForms.ts). Upstream's sampling set is the markets in
-// its liquidity-rewards programme; there is no such programme here, so it is every market one can trade.
+// is a 400 (api/schemas/formats.ts CURSOR_PATTERN, stated in the OpenAPI document). Sampling markets are, as
+// upstream's, those of the liquidity rewards program (engine/rewards/) trading now: accepting orders and not
+// closed (marketForms.ts).
 
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type RouteDef } from '../http/apiTypes.js';
@@ -71,7 +71,7 @@ export function marketRoutes(deps: MarketRouteDeps): RouteDef[] {
   const page = (cursor: unknown, sampling: boolean, form: Form): MarketPage => {
     const offset = parseCursor('next_cursor', typeof cursor === 'string' ? cursor : undefined);
     if (offset === 'end') return { limit: PAGE_SIZE, count: 0, next_cursor: END_CURSOR, data: [] };
-    const list = sampling ? all().filter((m) => isSampling(m, markets.get(m.conditionId))) : all();
+    const list = sampling ? all().filter((m) => isSampling(engine, m, markets.get(m.conditionId))) : all();
     const slice = list.slice(offset, offset + PAGE_SIZE);
     const next = offset + slice.length < list.length ? cursorFor(offset + slice.length) : END_CURSOR;
     return { limit: PAGE_SIZE, count: slice.length, next_cursor: next, data: slice.map((m) => form(engine, m, markets.get(m.conditionId))) };
@@ -117,7 +117,7 @@ export function marketRoutes(deps: MarketRouteDeps): RouteDef[] {
       handler: (req) => {
         const market = engineMarket(engine, conditionIdOf(req.params.condition_id));
         if (market === undefined) throw new ApiError('market_not_found');
-        return ok(compactForm(market, markets.get(market.conditionId)));
+        return ok(compactForm(engine, market, markets.get(market.conditionId)));
       },
     },
   ];

@@ -40,7 +40,7 @@ export function rewardConfig(program: RewardProgram, id: number, withDays: boole
   return config;
 }
 
-/** The market's tokens with their marks (the book's midpoint, else the last trade), 0 when none. */
+/** The market's tokens with their marks (api/clob/bookView.ts marksOf: upstream's displayed price), 0 when none. */
 export function rewardTokens(engine: Engine, market: Market, info: IndexedMarket | undefined): { token_id: string; outcome: string; price: number }[] {
   const marks = marksOf(engine, market);
   const labels = info?.outcomes ?? ['Yes', 'No'];

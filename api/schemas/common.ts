@@ -21,6 +21,11 @@ export function obj(properties: Record<string, JsonSchema>, opts: { optional?: r
 
 export const arr = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 
+/** Properties of these names, each a string without a description. */
+export const texts = (...names: string[]): Record<string, JsonSchema> => Object.fromEntries(names.map((n) => [n, str()]));
+/** Properties of these names, each a number without a description. */
+export const nums = (...names: string[]): Record<string, JsonSchema> => Object.fromEntries(names.map((n) => [n, num()]));
+
 /** A query parameter the handler parses itself (documented here, checked there). */
 export const param = (description: string): JsonSchema => ({ type: 'string', maxLength: 2000, description });
 

@@ -33,8 +33,11 @@ export const SNAPSHOT_EVERY = 100;
 type Side = ReadonlyMap<number, number>;
 
 export class BookHistoryBuilder {
-  /** The sizes the current record's changed levels had before it: `${conditionId}|b|price` → size. */
-  private readonly before = new Map<string, { conditionId: string; bid: boolean; price: number; size: number }>();
+  /**
+   * The sizes the current record's changed levels had before it, per market: level key (a bid's price, or
+   * -1 - price for an ask: one integer, no text made per level move) → the level and its size before.
+   */
+  private readonly before = new Map<string, Map<number, { bid: boolean; price: number; size: number }>>();
   /** Markets whose listing or parameters the current record changed. */
   private readonly marketsChanged = new Set<string>();
   /**
@@ -51,8 +54,10 @@ export class BookHistoryBuilder {
 
   /** OrdersBuilder's level hook: a level of `conditionId` is about to change from `size`. */
   levelChanging(conditionId: string, bid: boolean, price: number, size: number): void {
-    const key = `${conditionId}|${bid ? 'b' : 'a'}|${price}`;
-    if (!this.before.has(key)) this.before.set(key, { conditionId, bid, price, size });
+    let market = this.before.get(conditionId);
+    if (market === undefined) this.before.set(conditionId, (market = new Map()));
+    const key = bid ? price : -1 - price;
+    if (!market.has(key)) market.set(key, { bid, price, size });
   }
 
   /** Forgets level changes seen outside a record (restoring the open orders). */
@@ -76,12 +81,14 @@ export class BookHistoryBuilder {
     if (!out.keeps) return this.reset();
     // Changed levels per market, in a fixed order: bids then asks, by price.
     const levels = new Map<string, { bid: boolean; price: number; size: number }[]>();
-    for (const b of this.before.values()) {
-      const size = this.orders.levelSize(b.conditionId, b.bid, b.price);
-      if (size === b.size) continue;
-      let list = levels.get(b.conditionId);
-      if (list === undefined) levels.set(b.conditionId, (list = []));
-      list.push({ bid: b.bid, price: b.price, size });
+    for (const [conditionId, market] of this.before) {
+      let list: { bid: boolean; price: number; size: number }[] | undefined;
+      for (const b of market.values()) {
+        const size = this.orders.levelSize(conditionId, b.bid, b.price);
+        if (size === b.size) continue;
+        if (list === undefined) levels.set(conditionId, (list = []));
+        list.push({ bid: b.bid, price: b.price, size });
+      }
     }
     const changed = new Set<string>([...levels.keys(), ...this.marketsChanged, ...(traded ?? [])]);
     const head = `\t${record.pos}\t${seq}\t${time(ms)}\t`;

@@ -1,7 +1,9 @@
-// Price history per token and minute: the last trade price and the midpoint at the end of that minute
-// (one row per token for every minute in which its market's book or last trade changed; readers carry
-// values forward over quiet minutes). Outcome 1's prices are the mirror of outcome 0's. Within a batch a
-// later record in the same minute replaces the row; across batches the higher version (log position) wins.
+// Price history per token and minute: the last trade price, the midpoint and the spread (best ask − best bid)
+// at the end of that minute, midpoint and spread null unless both sides had orders (one row per token for every
+// minute in which its market's book or last trade changed; readers carry values forward over quiet minutes).
+// The mark is a rule over the three (readModel/marks.ts). Outcome 1's prices are the mirror of outcome 0's; its
+// spread is outcome 0's. Within a batch a later record in the same minute replaces the row; across batches the
+// higher version (log position) wins.
 
 import type { EventsRecord } from '../../log/eventLog.js';
 import { PRICE_ONE } from '../../engine/index.js';
@@ -20,6 +22,7 @@ interface PriceRow {
   readonly minuteMs: number;
   last: number | null;
   mid: number | null;
+  spread: number | null;
   version: number;
 }
 
@@ -48,15 +51,16 @@ export class PriceHistoryBuilder {
       if (m === undefined) continue;
       const { bid, ask } = this.orders.bestPrices(conditionId);
       const mid = bid !== undefined && ask !== undefined ? Math.round((bid + ask) / 2) : null;
+      const spread = bid !== undefined && ask !== undefined ? ask - bid : null;
       const last = this.lastTrade.get(conditionId) ?? null;
       const minuteMs = time - (time % 60_000);
       const [token0, token1] = m.tokens;
-      this.put(token0, minuteMs, last, mid, record.pos);
-      this.put(token1, minuteMs, mirror(last), mirror(mid), record.pos);
+      this.put(token0, minuteMs, last, mid, spread, record.pos);
+      this.put(token1, minuteMs, mirror(last), mirror(mid), spread, record.pos);
     }
   }
 
-  private put(tokenId: string, minuteMs: number, last: number | null, mid: number | null, version: number): void {
+  private put(tokenId: string, minuteMs: number, last: number | null, mid: number | null, spread: number | null, version: number): void {
     let minutes = this.pending.get(tokenId);
     if (minutes === undefined) {
       minutes = new Map();
@@ -64,17 +68,18 @@ export class PriceHistoryBuilder {
     }
     const row = minutes.get(minuteMs);
     if (row === undefined) {
-      minutes.set(minuteMs, { tokenId, minuteMs, last, mid, version });
+      minutes.set(minuteMs, { tokenId, minuteMs, last, mid, spread, version });
       return;
     }
     row.last = last;
     row.mid = mid;
+    row.spread = spread;
     row.version = version;
   }
 
   /** Moves the rows of the batch into `out`. */
   flush(out: RowSink): void {
-    for (const minutes of this.pending.values()) for (const r of minutes.values()) out.add('price_history', `${text(r.tokenId)}\t${minute(r.minuteMs)}\t${nullableInt(r.last)}\t${nullableInt(r.mid)}\t${r.version}\n`);
+    for (const minutes of this.pending.values()) for (const r of minutes.values()) out.add('price_history', `${text(r.tokenId)}\t${minute(r.minuteMs)}\t${nullableInt(r.last)}\t${nullableInt(r.mid)}\t${r.version}\t${nullableInt(r.spread)}\n`);
     this.pending = new Map();
   }
 }

@@ -1,4 +1,4 @@
-// The recent splits, merges, redemptions and conversions of each account, in memory, for GET /activity
+// The recent splits, merges, redemptions, conversions and liquidity rewards of each account, in memory, for GET /activity
 // (liveActivity.ts): the `ledger_events` rows of those kinds, as the fill windows (fillWindows.ts) hold the
 // `fills` rows. Two bounds: each account's window holds its newest `maxAccountEntries`, and memory holds the
 // newest `maxEntries` in all (oldest leave first, from the window that holds them).
@@ -15,9 +15,9 @@ export const DEFAULT_MAX_ACCOUNT_LEDGER = 1_000;
 /** Default most entries kept in all. */
 export const DEFAULT_MAX_LEDGER = 250_000;
 
-export type LedgerKind = 'split' | 'merge' | 'redeem' | 'convert';
+export type LedgerKind = 'split' | 'merge' | 'redeem' | 'convert' | 'reward';
 /** The kinds of `ledger_events` that are activity (deposits and withdrawals are not). */
-export const ACTIVITY_LEDGER_KINDS: readonly LedgerKind[] = ['split', 'merge', 'redeem', 'convert'];
+export const ACTIVITY_LEDGER_KINDS: readonly LedgerKind[] = ['split', 'merge', 'redeem', 'convert', 'reward'];
 
 /** One `ledger_events` row of an activity kind, named as there. */
 export interface HeldLedgerEntry {
@@ -27,9 +27,9 @@ export interface HeldLedgerEntry {
   readonly account: string;
   readonly kind: LedgerKind;
   readonly condition_id: string;
-  /** Full sets split or merged; tokens burned (redeem); NO tokens given of each question (convert). */
+  /** Full sets split or merged; tokens burned (redeem); NO tokens given of each question (convert); collateral paid (reward). */
   readonly amount: number;
-  /** Collateral paid out (redeem, convert); 0 otherwise. */
+  /** Collateral paid out (redeem, convert, reward); 0 otherwise. */
   readonly payout: number;
 }
 
@@ -98,8 +98,8 @@ export class LedgerWindows {
         case 'PositionsConverted':
           this.add(e.seq, e.time, e.account, 'convert', e.noConditionIds[0] ?? '', e.amount, e.payout);
           break;
-        case 'PositionsConverted':
-          this.add(e.seq, e.time, e.account, 'convert', e.noConditionIds[0] ?? '', e.amount, e.payout);
+        case 'RewardPaid':
+          this.add(e.seq, e.time, e.account, 'reward', e.conditionId, e.amount, e.amount);
           break;
         default:
           break;

@@ -33,7 +33,7 @@ function fillRow(f: HeldFill, taker: boolean): ActivityRow {
 function ledgerRow(e: HeldLedgerEntry): ActivityRow {
   return {
     type: typeOfKind(e.kind), id: tradeIdFor(e.seq), role: '', seq: e.seq, time_ms: e.time_ms, condition_id: e.condition_id, outcome: -1, side: '',
-    price: 0, size: e.amount, amount: e.kind === 'redeem' || e.kind === 'convert' ? e.payout : e.amount,
+    price: 0, size: e.amount, amount: e.kind === 'redeem' || e.kind === 'convert' || e.kind === 'reward' ? e.payout : e.amount,
   };
 }
 

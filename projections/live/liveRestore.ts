@@ -6,12 +6,15 @@
 
 import type { ClickHouseClient } from '@clickhouse/client';
 import { PriceHistoryBuilder } from '../builders/priceHistory.js';
+import { MARK_SQL, markFrom } from '../readModel/marks.js';
 import { restoreState } from '../restoreState.js';
 import { restoreFills } from './fillsRestore.js';
 import { restoreLedger } from './ledgerRestore.js';
 import type { LiveState } from './liveState.js';
 
 const READ = { output_format_json_quote_64bit_integers: 0 } as const;
+
+const num = (x: number | null): number | null => (x === null ? null : Number(x));
 
 async function rows<T>(ch: ClickHouseClient, query: string, params: Record<string, unknown>): Promise<T[]> {
   const result = await ch.query({ query, format: 'JSONEachRow', query_params: params, clickhouse_settings: READ });
@@ -29,10 +32,10 @@ export async function restoreLive(ch: ClickHouseClient, db: string, at: number, 
   if (tokens.length > 0) {
     // The latest minute's row of each market (outcome 0's token), and for markets that never traded (whose
     // mark can still be missing) the latest earlier minute's mark.
-    const latest = await rows<{ token_id: string; mid: number | null; last: number | null; minute: number }>(
+    const latest = await rows<{ token_id: string; mid: number | null; last: number | null; spread: number | null; minute: number }>(
       ch,
-      `SELECT token_id, tupleElement(l, 1) AS mid, tupleElement(l, 2) AS last, toUnixTimestamp(tupleElement(l, 3)) AS minute
-         FROM (SELECT token_id, argMaxMerge(latest) AS l FROM ${db}.latest_prices WHERE token_id IN {tokens:Array(String)} GROUP BY token_id)`,
+      `SELECT token_id, tupleElement(l, 1) AS mid, tupleElement(l, 2) AS last, tupleElement(s, 1) AS spread, toUnixTimestamp(tupleElement(l, 3)) AS minute
+         FROM (SELECT token_id, argMaxMerge(latest) AS l, argMaxMerge(latest_spread) AS s FROM ${db}.latest_prices WHERE token_id IN {tokens:Array(String)} GROUP BY token_id)`,
       { tokens },
     );
     const untraded = latest.filter((r) => prices.lastTrade.get(token0.get(r.token_id) ?? '') === undefined).map((r) => r.token_id);
@@ -41,7 +44,7 @@ export async function restoreLive(ch: ClickHouseClient, db: string, at: number, 
       const marked = await rows<{ token_id: string; minute: number; mark: number }>(
         ch,
         `SELECT token_id, toUnixTimestamp(minute) AS minute, m AS mark FROM (
-           SELECT token_id, minute, argMax(coalesce(mid, last_trade), version) AS m FROM ${db}.price_history
+           SELECT token_id, minute, argMax(${MARK_SQL}, version) AS m FROM ${db}.price_history
             WHERE token_id IN {tokens:Array(String)} GROUP BY token_id, minute
          ) WHERE m IS NOT NULL ORDER BY token_id, minute DESC LIMIT 2 BY token_id`,
         { tokens: untraded },
@@ -51,7 +54,7 @@ export async function restoreLive(ch: ClickHouseClient, db: string, at: number, 
     for (const r of latest) {
       const conditionId = token0.get(r.token_id) as string;
       const minute = Number(r.minute);
-      const mark = r.mid !== null ? Number(r.mid) : r.last !== null ? Number(r.last) : null;
+      const mark = markFrom(num(r.mid), num(r.spread), num(r.last));
       const before = (earlier.get(r.token_id) ?? []).find((e) => e.minute < minute);
       state.restoreMark(conditionId, prices.lastTrade.get(conditionId), minute * 1000, mark, before?.mark ?? null);
     }

@@ -8,19 +8,17 @@
 // A snapshot holds what the restore from the tables gives, taken from memory at one log position: markets,
 // open orders (with their book levels, rebuilt by OrdersBuilder.restore), every position, each market's last
 // trade and mark, the fills and ledger entries memory holds (log order) and which accounts miss older ones.
-// A snapshot written before the ledger windows existed restores them knowing nothing of the past. Finished orders are
+// A snapshot written before the ledger windows existed, or before they held rewards, restores them knowing
+// nothing of the past. Finished orders are
 // left out as the restore leaves them out: `horizon` is the snapshot's position, and an order that finished
 // before it is read from ClickHouse once the projector has reached it. The equivalence tests
 // (test/projections/liveReads.test.ts, liveTrades.test.ts) restore a model from a snapshot part-way through
 // their histories and compare every read with ClickHouse's.
 //
-// Files: `live-<pos>.v8` (v8.serialize) in their own directory, written to a temporary file, fsynced and
-// renamed, the newest `keep` kept; a file that does not read back is skipped for the one before it.
+// Files: `live-<pos>.v8` (v8.serialize) in their own directory (projections/snapshotFiles.ts).
 
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { writeFileDurably } from '../../log/durableFile.js';
+import { SnapshotFiles } from '../snapshotFiles.js';
 import type { MarketState } from '../builders/markets.js';
 import type { OpenOrder } from '../builders/orders.js';
 import type { PositionState } from '../builders/positions.js';
@@ -52,6 +50,8 @@ export interface LiveSnapshot {
   readonly ledgerDropped?: readonly string[];
   /** The ledger windows know nothing before the position they were restored at (see ledgerWindows.ts). */
   readonly ledgerUnknownPast?: boolean;
+  /** The ledger windows hold liquidity rewards ('reward'); a snapshot without it knows no reward before it. */
+  readonly ledgerRewards?: boolean;
 }
 
 /** The state's snapshot as bytes: taken and serialised at once, so it is the state at its position. */
@@ -80,6 +80,7 @@ export function snapshotBytes(state: LiveState): Buffer {
     ledger: state.ledger.tuples(),
     ledgerDropped: state.ledger.droppedAccounts(),
     ledgerUnknownPast: state.ledger.unknownPast,
+    ledgerRewards: true,
   };
   return serialize(snapshot);
 }
@@ -108,59 +109,14 @@ export function restoreSnapshot(snapshot: LiveSnapshot, state: LiveState): void 
   for (const account of snapshot.dropped) state.fills.markDropped(account);
   for (const e of snapshot.ledger ?? []) state.ledger.add(...e);
   for (const account of snapshot.ledgerDropped ?? []) state.ledger.markDropped(account);
-  state.ledger.unknownPast = snapshot.ledger === undefined || snapshot.ledgerUnknownPast === true;
+  state.ledger.unknownPast = snapshot.ledger === undefined || snapshot.ledgerUnknownPast === true || snapshot.ledgerRewards !== true;
   state.pos = snapshot.pos;
   state.horizon = snapshot.pos;
 }
 
-const NAME = /^live-(\d{20})\.v8$/;
-
-export class LiveSnapshotStore {
-  constructor(
-    readonly dir: string,
-    private readonly keep = 2,
-  ) {}
-
-  /** Writes a snapshot's bytes (snapshotBytes) as covering `pos`; resolves with the file's path. */
-  async write(pos: number, bytes: Buffer): Promise<string> {
-    await mkdir(this.dir, { recursive: true });
-    const path = this.pathOf(pos);
-    await writeFileDurably(path, bytes);
-    await this.prune();
-    return path;
-  }
-
-  /** Where the snapshot covering `pos` is written (by write(), or by the snapshot thread's copy of the model). */
-  pathOf(pos: number): string {
-    return join(this.dir, `live-${String(pos).padStart(20, '0')}.v8`);
-  }
-
-  /** Keeps the newest `keep` snapshots (after one was written elsewhere than by write()). */
-  async prune(): Promise<void> {
-    const names = await this.names();
-    for (const name of names.slice(this.keep)) await rm(join(this.dir, name), { force: true });
-  }
-
-  private async names(): Promise<string[]> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
-    return names.filter((n) => NAME.test(n)).sort().reverse();
-  }
-
-  /** The newest snapshot that reads back and covers at most `maxPos`; with the files skipped on the way and why. */
-  async latest(maxPos = Number.POSITIVE_INFINITY): Promise<{ snapshot: LiveSnapshot | undefined; skipped: string[] }> {
-    const skipped: string[] = [];
-    for (const name of await this.names()) {
-      try {
-        const snapshot = readSnapshot(await readFile(join(this.dir, name)));
-        if (snapshot.pos > maxPos) {
-          skipped.push(`${name}: covers position ${snapshot.pos}, beyond the end of the log (${maxPos})`);
-          continue;
-        }
-        return { snapshot, skipped };
-      } catch (error) {
-        skipped.push(`${name}: unreadable (${error instanceof Error ? error.message : String(error)})`);
-      }
-    }
-    return { snapshot: undefined, skipped };
+/** The model's snapshot files (`live-<pos>.v8`). */
+export class LiveSnapshotStore extends SnapshotFiles<LiveSnapshot> {
+  constructor(dir: string, keep = 2) {
+    super(dir, 'live', readSnapshot, keep);
   }
 }

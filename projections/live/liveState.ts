@@ -9,9 +9,10 @@
 //   every finished one until `maxFinishedOrders` newer ones finished after it (oldest leave first). An order
 //   not in memory either never existed or finished at or below `horizon`: ClickHouse has it once the
 //   projector has reached that position;
-// - the latest mark of each market (outcome 0's terms), as price_history and latest_prices define it: the
-//   midpoint at the end of the latest minute in which its book or last trade changed, else the last trade;
-//   when that minute has neither, the mark at the end of the latest earlier minute that had one;
+// - the latest mark of each market (outcome 0's terms), as price_history and latest_prices define it: the mark
+//   (readModel/marks.ts: the midpoint while the spread is at most 0.10, else the last trade) at the end of the
+//   latest minute in which its book or last trade changed; when that minute has none, the mark at the end of
+//   the latest earlier minute that had one;
 // - the newest fills of each account (FillWindows): up to maxAccountFills per account and maxFills in all;
 //   the JSON of up to maxShownJson of them, and of as many open orders, once shown (TradeJsonCache, OrderJsonCache);
 // - the newest splits, merges, redemptions and conversions of each account (LedgerWindows), for GET /activity.
@@ -22,6 +23,7 @@
 import type { EventsRecord } from '../../log/eventLog.js';
 import { PRICE_ONE, type Outcome } from '../../engine/index.js';
 import { MarketsBuilder } from '../builders/markets.js';
+import { markFrom } from '../readModel/marks.js';
 import { OrdersBuilder, type FillOrders, type OpenOrder } from '../builders/orders.js';
 import { PositionsBuilder, type PositionState } from '../builders/positions.js';
 import { RowSink } from '../rows.js';
@@ -48,7 +50,7 @@ class DiscardRows extends RowSink {
 export interface MarkState {
   /** Start (ms) of the latest minute in which the market's book or last trade changed. */
   minute: number;
-  /** The mark at the end of that minute so far: the midpoint of a two-sided book, else the last trade. */
+  /** The mark at the end of that minute so far (readModel/marks.ts, markFrom). */
   mark: number | null;
   /** The mark at the end of the latest earlier minute that had one. */
   earlier: number | null;
@@ -208,7 +210,8 @@ export class LiveState {
     for (const conditionId of touched) {
       if (!this.markets.markets.has(conditionId)) continue;
       const { bid, ask } = this.orders.bestPrices(conditionId);
-      const mark = bid !== undefined && ask !== undefined ? Math.round((bid + ask) / 2) : (this.lastTrade.get(conditionId) ?? null);
+      const both = bid !== undefined && ask !== undefined;
+      const mark = markFrom(both ? Math.round((bid + ask) / 2) : null, both ? ask - bid : null, this.lastTrade.get(conditionId) ?? null);
       const minute = time - (time % 60_000);
       const s = this.marks.get(conditionId);
       if (s === undefined) this.marks.set(conditionId, { minute, mark, earlier: null });

@@ -4,14 +4,10 @@
 // position. Restoring it and applying the records after it gives the state that applying every record gives
 // (test/projections/notifications.test.ts).
 //
-// Files: `notifications-<pos>.v8` (v8.serialize) in their own directory, written to a temporary file, fsynced
-// and renamed (log/durableFile.ts), the newest `keep` kept; a file that does not read back, or that covers a
-// position beyond the end of the log, is skipped for the one before it.
+// Files: `notifications-<pos>.v8` (v8.serialize) in their own directory (projections/snapshotFiles.ts).
 
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { writeFileDurably } from '../../log/durableFile.js';
+import { SnapshotFiles } from '../snapshotFiles.js';
 import { NotificationState, type Notification, type NotificationStateOptions, type OpenOrderNote } from './notificationState.js';
 
 export const NOTIFICATION_SNAPSHOT_FORMAT = 1;
@@ -58,42 +54,9 @@ export function restoreSnapshot(snapshot: NotificationSnapshot, options: Notific
   return state;
 }
 
-const NAME = /^notifications-(\d{20})\.v8$/;
-
-export class NotificationSnapshots {
-  constructor(
-    readonly dir: string,
-    private readonly keep = 2,
-  ) {}
-
-  /** Writes a snapshot's bytes as covering `pos`, then prunes the older ones. */
-  async write(pos: number, bytes: Buffer): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    await writeFileDurably(join(this.dir, `notifications-${String(pos).padStart(20, '0')}.v8`), bytes);
-    const names = await this.names();
-    for (const name of names.slice(this.keep)) await rm(join(this.dir, name), { force: true });
-  }
-
-  private async names(): Promise<string[]> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
-    return names.filter((n) => NAME.test(n)).sort().reverse();
-  }
-
-  /** The newest snapshot that reads back and covers at most `maxPos`; with the files skipped on the way and why. */
-  async latest(maxPos: number): Promise<{ snapshot: NotificationSnapshot | undefined; skipped: string[] }> {
-    const skipped: string[] = [];
-    for (const name of await this.names()) {
-      try {
-        const snapshot = readSnapshot(await readFile(join(this.dir, name)));
-        if (snapshot.pos > maxPos) {
-          skipped.push(`${name}: covers position ${snapshot.pos}, beyond the end of the log (${maxPos})`);
-          continue;
-        }
-        return { snapshot, skipped };
-      } catch (error) {
-        skipped.push(`${name}: unreadable (${error instanceof Error ? error.message : String(error)})`);
-      }
-    }
-    return { snapshot: undefined, skipped };
+/** The notifications' snapshot files (`notifications-<pos>.v8`). */
+export class NotificationSnapshots extends SnapshotFiles<NotificationSnapshot> {
+  constructor(dir: string, keep = 2) {
+    super(dir, 'notifications', readSnapshot, keep);
   }
 }

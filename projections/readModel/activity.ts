@@ -1,7 +1,7 @@
 // GET /activity (the public Data API's user timeline): a wallet's fills (TRADE, each side the wallet took)
-// and its splits, merges, redemptions and conversions (SPLIT, MERGE, REDEEM, CONVERSION), from `fill_sides`
-// and `ledger_events`. REWARD and MAKER_REBATE are accepted filters: this venue pays neither, so they match
-// nothing. Rows are shaped here for every store (liveActivity.ts answers from memory, byte for byte).
+// and its splits, merges, redemptions, conversions and liquidity rewards (SPLIT, MERGE, REDEEM, CONVERSION,
+// REWARD), from `fill_sides` and `ledger_events`. MAKER_REBATE is an accepted filter: this venue pays no
+// rebates, so it matches nothing. Rows are shaped here for every store (liveActivity.ts answers from memory, byte for byte).
 //
 // Order. Every row has an id in one id space: a fill's id, or tradeIdFor(seq) of a ledger event; ids grow
 // with the log, and engine time never decreases along it, so TIMESTAMP sorts by (id, role), the log's order
@@ -11,7 +11,8 @@
 // Rows. TRADE: the side's token, side, own price, size in shares, usdcSize = size × price before fees (as
 // GET /trades). Others, as upstream shows them: asset '', side '', price 0, outcomeIndex 999, outcome '';
 // SPLIT and MERGE size = usdcSize = the full sets; REDEEM size = tokens burned, usdcSize = payout;
-// CONVERSION size = NO tokens given per question, usdcSize = collateral received. transactionHash: a fill's
+// CONVERSION size = NO tokens given per question, usdcSize = collateral received; REWARD size = usdcSize =
+// the collateral paid. transactionHash: a fill's
 // as GET /trades (transactionHashOf), a ledger event's `0x` + sha256 of `ledger:<seq>`.
 
 import { hash } from 'node:crypto';
@@ -33,8 +34,8 @@ export const ACTIVITY_MAX_OFFSET = 10_000;
 export const NO_OUTCOME = 999;
 
 /** The ledger_events kind of each type that has one. */
-export const LEDGER_KIND_OF: Partial<Record<ActivityType, string>> = { SPLIT: 'split', MERGE: 'merge', REDEEM: 'redeem', CONVERSION: 'convert' };
-const TYPE_OF_KIND: Record<string, ActivityType> = { split: 'SPLIT', merge: 'MERGE', redeem: 'REDEEM', convert: 'CONVERSION' };
+export const LEDGER_KIND_OF: Partial<Record<ActivityType, string>> = { SPLIT: 'split', MERGE: 'merge', REDEEM: 'redeem', CONVERSION: 'convert', REWARD: 'reward' };
+const TYPE_OF_KIND: Record<string, ActivityType> = { split: 'SPLIT', merge: 'MERGE', redeem: 'REDEEM', convert: 'CONVERSION', reward: 'REWARD' };
 
 export interface ActivityParams {
   readonly user: string;
@@ -213,9 +214,9 @@ export async function activity(ctx: ReadContext, params: ActivityParams): Promis
                   FROM ${ctx.db}.fill_sides ${f.where}${side}`);
   }
   if (kinds.length > 0) {
-    parts.push(`SELECT multiIf(kind = 'split', 'SPLIT', kind = 'merge', 'MERGE', kind = 'redeem', 'REDEEM', 'CONVERSION') AS type,
+    parts.push(`SELECT multiIf(kind = 'split', 'SPLIT', kind = 'merge', 'MERGE', kind = 'redeem', 'REDEEM', kind = 'reward', 'REWARD', 'CONVERSION') AS type,
                        concat('00000000-0000-4000-8000-', leftPad(lower(hex(seq)), 12, '0')) AS id, '' AS role, seq, toUnixTimestamp64Milli(time) AS time_ms,
-                       condition_id, toInt16(-1) AS outcome, '' AS side, toInt64(0) AS price, l.amount AS size, if(kind = 'redeem' OR kind = 'convert', l.payout, l.amount) AS amount
+                       condition_id, toInt16(-1) AS outcome, '' AS side, toInt64(0) AS price, l.amount AS size, if(kind IN ('redeem', 'convert', 'reward'), l.payout, l.amount) AS amount
                   FROM ${ctx.db}.ledger_events AS l ${f.where} AND kind IN {kinds:Array(String)}`);
   }
   const dir = q.direction;

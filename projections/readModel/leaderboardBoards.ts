@@ -6,7 +6,9 @@
 // - A board that is not current is still answered: the first read once it is `maxAgeMs` old starts computing
 //   its successor in the background, which later reads get once done (a board is then at most `maxAgeMs` and
 //   one computation behind the projector, while anyone reads it). With `maxAgeMs` 0 every read after a change
-//   waits for a current board (tests: exact). The first read of a board waits for it.
+//   waits for a current board (tests: exact). The first read of a board waits for it, unless warm() computed
+//   it before (the service warms the all-time board of every market at start, so that its first reader, the
+//   leaderboard page's default, does not wait seconds on a large history).
 // - Boards are computed one at a time per key; at most `maxBoards` are kept, the least recently read leaving
 //   first. A failed computation fails the reads that waited for it and is tried again by the next read.
 
@@ -54,6 +56,17 @@ export class LeaderboardBoards {
     if (!current && age >= this.maxAgeMs) this.compute(k, period, markets).catch(() => undefined);
     return b;
   };
+
+  /**
+   * Starts computing the all-time board of every market (the default read) in the background, unless every
+   * read waits for a current board anyway (`maxAgeMs` 0). A failure is left for the next read to retry.
+   */
+  warm(): void {
+    if (this.maxAgeMs === 0 || this.kept.has(`ALL\u0000OVERALL`)) return;
+    const k: Kept = { board: undefined, computing: undefined };
+    this.kept.set(`ALL\u0000OVERALL`, k);
+    this.compute(k, 'ALL', undefined).catch(() => undefined);
+  }
 
   private compute(k: Kept, period: TimePeriod, markets: readonly string[] | undefined): Promise<Board> {
     k.computing ??= computeBoard(this.ctx, period, markets, this.position())

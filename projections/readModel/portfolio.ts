@@ -16,6 +16,7 @@ import { idList, intIn, oneOf, text } from './inputs.js';
 import { select, type ReadContext } from './context.js';
 import { loadMarkets, outcomeLabel, type MarketInfo } from './markets.js';
 import { latestMarks } from './marks.js';
+import { titledPage } from './positions.js';
 import { SqlFilters } from './sqlFilters.js';
 import { assetOf, toFloat } from './wire.js';
 
@@ -187,18 +188,8 @@ function closedKey(p: ClosedPosition, by: ClosedPositionsQuery['sortBy']): numbe
 
 /** The answer from the user's closed positions (in the markets asked), their markets and marks. */
 export function closedFrom(q: ClosedPositionsQuery, rows: readonly HeldPosition[], info: ReadonlyMap<string, MarketInfo>, marks: ReadonlyMap<string, number>): ClosedPosition[] {
-  let out = rows.map((r) => toClosed(q.user, r, info.get(r.condition_id), marks.get(r.token_id)));
-  const title = q.title;
-  if (title !== undefined && title !== '') out = out.filter((p) => p.title.toLowerCase().includes(title));
-  const sign = q.direction === 'ASC' ? 1 : -1;
-  out.sort((a, b) => {
-    const ka = closedKey(a, q.sortBy);
-    const kb = closedKey(b, q.sortBy);
-    if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
-    if (a.conditionId !== b.conditionId) return a.conditionId < b.conditionId ? -1 : 1;
-    return a.outcomeIndex - b.outcomeIndex;
-  });
-  return out.slice(q.offset, q.offset + q.limit);
+  const out = rows.map((r) => toClosed(q.user, r, info.get(r.condition_id), marks.get(r.token_id)));
+  return titledPage(out, q, (p) => closedKey(p, q.sortBy));
 }
 
 export async function closedPositions(ctx: ReadContext, params: ClosedPositionsParams): Promise<ClosedPosition[]> {

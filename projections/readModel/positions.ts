@@ -187,12 +187,28 @@ export function positionsFrom(q: PositionsQuery, rows: readonly PositionRow[], i
   let out = rows.filter((r) => Number(r.size) >= q.threshold).map((r) => toPosition(q.user, r, info.get(r.condition_id), marks.get(r.token_id), held));
   if (q.redeemable) out = out.filter((p) => p.redeemable);
   if (q.mergeable) out = out.filter((p) => p.mergeable);
+  return titledPage(out, q, (p) => sortKey(p, q.sortBy));
+}
+
+/** A page of a wallet's positions (open or closed): those whose title holds `title` (lower case) when given. */
+interface PageAsk {
+  readonly title: string | undefined;
+  readonly direction: 'ASC' | 'DESC';
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/**
+ * The page of rows asked: filtered by title, sorted by `key` in the direction asked, ties by condition id and
+ * outcome ascending (one order for every store: /positions and /closed-positions).
+ */
+export function titledPage<T extends { readonly title: string; readonly conditionId: string; readonly outcomeIndex: number }>(rows: T[], q: PageAsk, key: (row: T) => string | number): T[] {
   const title = q.title;
-  if (title !== undefined && title !== '') out = out.filter((p) => p.title.toLowerCase().includes(title));
+  const out = title !== undefined && title !== '' ? rows.filter((p) => p.title.toLowerCase().includes(title)) : rows;
   const sign = q.direction === 'ASC' ? 1 : -1;
   out.sort((a, b) => {
-    const ka = sortKey(a, q.sortBy);
-    const kb = sortKey(b, q.sortBy);
+    const ka = key(a);
+    const kb = key(b);
     if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
     if (a.conditionId !== b.conditionId) return a.conditionId < b.conditionId ? -1 : 1;
     return a.outcomeIndex - b.outcomeIndex;

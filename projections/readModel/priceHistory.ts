@@ -1,7 +1,8 @@
 // GET /prices-history and POST /batch-prices-history (spec §2.14, §4.3; upstream §3.4), per token id.
 // Contract:
-// - p is the token's mark (marks.ts): the book midpoint, or the last trade when the book lacks a side —
-//   upstream's history is midpoint-based. t is Unix seconds.
+// - p is the token's mark at the end of the bucket (marks.ts): upstream's displayed price, the book's midpoint
+//   while the spread is at most 0.10, else the last trade (else, never traded, the midpoint), so that the line
+//   follows the trades when the book is wide or one-sided and the midpoint when it is tight. t is Unix seconds.
 // - The range is [start, end): it ends at endTs, or now; `interval` reaches back 1h, 6h, 1d, 1w or 1m (one
 //   MONTH, 30 days: the documented order max, all, 1m, 1w, ... runs from long to short) from that end, and
 //   startTs, when given too, starts it no earlier (the later of the two); `max` and `all`, or no interval,

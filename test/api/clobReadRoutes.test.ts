@@ -14,6 +14,7 @@ import { bookRoutes } from '../../api/clob/bookRoutes.js';
 import { bookSnapshot } from '../../api/clob/bookView.js';
 import { clobReadRoutes } from '../../api/clob/clobReadRoutes.js';
 import { PAGE_SIZE } from '../../api/clob/marketRoutes.js';
+import { REWARD_ASSET } from '../../api/rewards/rewardViews.js';
 import { indexedMarketOf, type IndexedMarket } from '../../catalog/marketIndex.js';
 import { Engine, type Command } from '../../engine/index.js';
 import { ReadModelInputError } from '../../projections/readModel/errors.js';
@@ -63,6 +64,8 @@ function buildEngine(): Engine {
     buy('0xb4', Bu, A0, 1, 0.47),
     sell('0xs2', S, A0, 7, 0.55),
     sell('0xs3', S, A0, 3, 0.6),
+    // The engine's rewards programs (what the forms show and sampling lists): A, B closed in the catalog, C paused.
+    ...[A, B, C].map((conditionId): Command => ({ type: 'SetMarketRewards', time: T0, conditionId, dailyRate: units(25), maxSpread: 35_000, minSize: units(50) })),
     { type: 'PauseMarket', time: T0, conditionId: C },
     { type: 'ResolveMarket', time: T0, conditionId: D, winningOutcome: 1 },
   ]);
@@ -264,7 +267,7 @@ t.test('market forms: catalog fields joined, flags from engine status and catalo
     enable_order_book: true, active: true, closed: false, archived: false, accepting_orders: true, accepting_order_timestamp: '2026-01-01T00:00:00Z',
     minimum_order_size: 1, minimum_tick_size: 0.01, condition_id: A, question_id: cid('e'), question: 'Will A happen?', description: 'About A.',
     market_slug: 'will-a-happen', end_date_iso: '2027-01-01T00:00:00Z', game_start_time: '', seconds_delay: 0, fpmm: '0xfp', maker_base_fee: 0, taker_base_fee: 0,
-    neg_risk: false, icon: 'https://x/i.png', image: 'https://x/m.png', rewards: { rates: [{ asset_address: '0xusdc', rewards_daily_rate: 25 }], min_size: 50, max_spread: 3.5 },
+    neg_risk: false, icon: 'https://x/i.png', image: 'https://x/m.png', rewards: { rates: [{ asset_address: REWARD_ASSET, rewards_daily_rate: 25 }], min_size: 50, max_spread: 3.5 },
     tokens: [{ token_id: A0, outcome: 'Up', price: 0.51, winner: false }, { token_id: A1, outcome: 'Down', price: 0.49, winner: false }],
     tags: ['Politics', 'World'], status: 'active', market_id: 512, slug: 'will-a-happen', assets_ids: [A0, A1], outcomes: ['Up', 'Down'],
     event: { id: '77', slug: 'event-a', title: 'Event A', ticker: 'event-a', description: 'Event about A.' },
@@ -293,7 +296,7 @@ t.test('lists: every market or the sampling ones, by condition id', async (t) =>
   t.same(((await call('GET', '/markets', {})).body as { count: number }).count, 4, 'no cursor = first page');
 
   const sampling = (await call('GET', '/sampling-markets', {})).body as { data: Record<string, unknown>[] };
-  t.same(sampling.data.map((m) => m.condition_id), [A], 'B is closed in the catalog, C paused, D resolved');
+  t.same(sampling.data.map((m) => m.condition_id), [A], 'rewarded and trading: B is closed in the catalog, C paused, D resolved without a program');
   t.ok('raw_metadata' in (sampling.data[0] as object), 'full form');
   const simplified = (await call('GET', '/simplified-markets', {})).body as { data: Record<string, unknown>[] };
   t.same(simplified.data.map((m) => m.condition_id), [A, B, C, D]);
@@ -308,7 +311,9 @@ t.test('lists: every market or the sampling ones, by condition id', async (t) =>
 t.test('cursors walk every page to LTE=', async (t) => {
   const big = new Engine();
   const total = PAGE_SIZE * 2 + 37;
-  applyAll(big, Array.from({ length: total }, (_, i) => list('0x' + createHash('sha256').update(String(i)).digest('hex'), [String(10_000 + 2 * i), String(10_001 + 2 * i)])));
+  const ids = Array.from({ length: total }, (_, i) => '0x' + createHash('sha256').update(String(i)).digest('hex'));
+  applyAll(big, ids.map((id, i) => list(id, [String(10_000 + 2 * i), String(10_001 + 2 * i)])));
+  applyAll(big, ids.map((conditionId): Command => ({ type: 'SetMarketRewards', time: T0, conditionId, dailyRate: units(1), maxSpread: 10_000, minSize: 0 })));
   const callBig = invoker(clobReadRoutes({ engine: big, markets: { get: () => undefined }, history: fakeHistory, clock: () => NOW }));
   for (const path of ['/markets', '/simplified-markets', '/sampling-markets', '/sampling-simplified-markets']) {
     const seen: string[] = [];
@@ -336,7 +341,8 @@ t.test('V2 client lookups: markets-by-token and the compact form', async (t) => 
     c: A, t: [{ t: A0, o: 'Up' }, { t: A1, o: 'Down' }], mts: 0.01, nr: false, fd: { r: 0, e: 0, to: true }, mbf: 0, tbf: 0, r: { mi: 50, ma: 3.5 },
     ao: true, mos: 1, sd: 0, aot: '2026-01-01T00:00:00Z', itode: false, ibce: false, rfqe: false,
   });
-  t.match((await call('GET', '/clob-markets/{condition_id}', { params: { condition_id: C } })).body, { c: C, t: [{ t: C0, o: 'Yes' }, { t: C1, o: 'No' }], r: null, ao: false });
+  t.match((await call('GET', '/clob-markets/{condition_id}', { params: { condition_id: C } })).body, { c: C, t: [{ t: C0, o: 'Yes' }, { t: C1, o: 'No' }], r: { mi: 50, ma: 3.5 }, ao: false });
+  t.match((await call('GET', '/clob-markets/{condition_id}', { params: { condition_id: D } })).body, { c: D, r: null, ao: false }, 'no rewards program');
   t.same(await call('GET', '/clob-markets/{condition_id}', { params: { condition_id: 'abc' } }), { status: 400, body: { error: 'Invalid market' } });
   t.same(await call('GET', '/clob-markets/{condition_id}', { params: { condition_id: cid('9') } }), { status: 404, body: { error: 'market not found' } });
 });

@@ -43,6 +43,8 @@ await must(buy('0xe4', BUYER, T0, 5, 0.45));
 await must(buy('0xe5', BUYER, T0, 5, 0.47));
 await must(sell('0xe6', SELLER, T0, 7, 0.55));
 await must(sell('0xe7', SELLER, T0, 6, 0.6));
+// Rewards programs on the three (sampling markets are the rewarded ones that trade now).
+for (const m of [M, PAUSED, RESOLVED]) await must({ type: 'SetMarketRewards', conditionId: m.conditionId, dailyRate: units(20), maxSpread: 30_000, minSize: units(10) });
 await must({ type: 'PauseMarket', conditionId: PAUSED.conditionId });
 await must({ type: 'ResolveMarket', conditionId: RESOLVED.conditionId, winningOutcome: 1 });
 // Enough markets for three pages: engine-only markets (the catalog does not know them).
@@ -161,7 +163,7 @@ t.test('market forms: catalog joined, paused and resolved flags', async (t) => {
   t.match((await get(`/clob-markets/${M.conditionId}`)).body, { c: M.conditionId, t: [{ t: T0 }, { t: T1 }], mts: 0.01, nr: M.params.negRisk, mos: 5, ao: true, fd: { r: 0 } });
 });
 
-t.test('lists: every page to LTE=, sampling = trading now', async (t) => {
+t.test('lists: every page to LTE=, sampling = rewarded and trading now', async (t) => {
   const total = [...engine.markets()].length;
   t.ok(total > PAGE_SIZE * 1, 'more than one page');
   for (const path of ['/clob/markets', '/markets', '/clob/simplified-markets', '/sampling-markets', '/clob/sampling-simplified-markets']) {
@@ -186,6 +188,8 @@ t.test('lists: every page to LTE=, sampling = trading now', async (t) => {
       t.notOk(ids.includes(PAUSED.conditionId));
       t.notOk(ids.includes(RESOLVED.conditionId));
       t.ok(ids.includes(M.conditionId));
+      const programs = engine.rewardTerms();
+      t.ok(ids.every((id) => programs.has(id)), `${path}: every sampling market has a rewards program`);
     } else {
       t.equal(ids.length, total, `${path}: every market`);
       t.equal(pages, Math.ceil(total / PAGE_SIZE));

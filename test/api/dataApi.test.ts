@@ -3,22 +3,11 @@
 // is compared with what the ClickHouse read model returns for the same parameters (the in-memory model serves
 // most of them: the answers must be the same), and the figures are checked against each other and against the
 // engine: /value = Σ /positions currentValue, realised + unrealised PnL = the cash the wallet made + /value,
-// open interest = the engine's locked collateral, leaderboard volume = Σ the wallet's fills.
-//
-// The session, on three fee-free demo markets M1, M2, M3 (real clock, a few ms between commands):
-//   M1  bob splits 100; bob SELL 10 @0.40 rests, alice BUY 10 takes it           (normal fill)
-//       carol BUY 10 NO @0.55 rests, alice BUY 10 YES @0.45 takes it            (mint fill)
-//       alice SELL 5 @0.60 rests, dave BUY 5 takes it                           (normal; builder code on dave's)
-//       carol SELL 5 NO @0.50 rests, alice SELL 5 YES @0.50 takes it            (merge fill)
-//       bob merges 20
-//   M2  bob splits 10; bob SELL 5 @0.25 rests, carol BUY 5 takes it; M2 resolves for outcome 0; carol and
-//       bob redeem
-//   M3  alice BUY 10 @0.50 from dave (who split 20), then SELL 10 @0.70 to carol: closed with 2 realised
+// open interest = the engine's locked collateral, leaderboard volume = Σ the wallet's fills. The session is
+// test/support/dataApiSession.ts's: every fill kind, splits, merges, a resolution and redemptions on three
+// demo markets M1, M2, M3.
 
 import t from 'tap';
-import { units, buy, sell } from '../engine/scenario.js';
-import type { EngineEvent } from '../../engine/index.js';
-import type { Submission } from '../../host/engineHost.js';
 import { activity, type Activity } from '../../projections/readModel/activity.js';
 import { closedPositions, traded, value, type ClosedPosition } from '../../projections/readModel/portfolio.js';
 import { marketPositions, openInterest, eventVolume, type MarketPositionGroup } from '../../projections/readModel/marketStats.js';
@@ -29,17 +18,9 @@ import { positions, type ActivityTrade, type Position } from '../../projections/
 import { startTestService } from '../support/serviceFixture.js';
 import { get } from '../support/httpGet.js';
 import { zipEntries } from '../support/zipEntries.js';
-
-const addr = (hex2: string): string => '0x' + hex2.repeat(20);
-const ALICE = addr('a1');
-const BOB = addr('b0');
-const CAROL = addr('c4');
-const DAVE = addr('da');
-const NOBODY = addr('ee');
-const CODE = '0x' + 'be'.repeat(32);
+import { ALICE, BOB, CAROL, CODE, DAVE, NOBODY, playDataApiSession } from '../support/dataApiSession.js';
 
 const wire = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const base6 = (x: number): number => Math.round(x * 1_000_000);
 const upper = (s: string): string => '0x' + s.slice(2).toUpperCase();
 
@@ -53,59 +34,7 @@ const catalog = svc.service.markets;
 /** The leaderboard as the ClickHouse read model computes it now. */
 const board = (params: LeaderboardParams, markets?: readonly string[]): Promise<LeaderboardEntry[]> => leaderboard(params, new LeaderboardBoards(reads, () => svc.service.projector.position, 0).board, markets);
 
-const candidates = [...host.engine.markets()].filter(
-  (m) => m.status === 'active' && m.params.takerFeeBps === 0 && m.params.makerFeeBps === 0 && m.params.minSize <= units(5) && !m.params.negRisk && units(0.05) % m.params.tickSize === 0,
-);
-if (candidates.length < 3) throw new Error(`the demo catalog handed too few fee-free markets to the engine (${candidates.length})`);
-const [m1, m2, m3] = candidates as [(typeof candidates)[0], (typeof candidates)[0], (typeof candidates)[0]];
-const [M1, M2, M3] = [m1.conditionId, m2.conditionId, m3.conditionId];
-const [Y1, N1] = m1.tokenIds;
-const [Y2] = m2.tokenIds;
-const [Y3] = m3.tokenIds;
-
-let orderSeq = 0;
-const oid = (): string => `0xda7a${(orderSeq += 1)}`;
-
-async function submit(command: Submission): Promise<EngineEvent[]> {
-  const events = await host.submit(command);
-  const refused = events.filter((e) => e.type === 'OrderRejected' || e.type === 'CommandRejected');
-  if (refused.length > 0) throw new Error(`the engine refused ${command.type}: ${JSON.stringify(refused)}`);
-  await sleep(3);
-  return events;
-}
-
-const deposits = new Map<string, number>();
-for (const a of [ALICE, BOB, CAROL, DAVE]) {
-  await submit({ type: 'Deposit', account: a, amount: units(1_000) });
-  deposits.set(a, units(1_000));
-}
-await submit({ type: 'Split', account: BOB, conditionId: M1, amount: units(100) });
-await submit(sell(oid(), BOB, Y1, 10, 0.4));
-await submit(buy(oid(), ALICE, Y1, 10, 0.4));
-await submit(buy(oid(), CAROL, N1, 10, 0.55));
-await submit(buy(oid(), ALICE, Y1, 10, 0.45));
-await submit(sell(oid(), ALICE, Y1, 5, 0.6));
-await submit({ ...buy(oid(), DAVE, Y1, 5, 0.6), builder: CODE });
-await submit(sell(oid(), CAROL, N1, 5, 0.5));
-await submit(sell(oid(), ALICE, Y1, 5, 0.5));
-await submit({ type: 'Merge', account: BOB, conditionId: M1, amount: units(20) });
-await submit({ type: 'Split', account: BOB, conditionId: M2, amount: units(10) });
-await submit(sell(oid(), BOB, Y2, 5, 0.25));
-await submit(buy(oid(), CAROL, Y2, 5, 0.25));
-await submit({ type: 'Split', account: DAVE, conditionId: M3, amount: units(20) });
-await submit(sell(oid(), DAVE, Y3, 10, 0.5));
-await submit({ ...buy(oid(), ALICE, Y3, 10, 0.5), builder: CODE });
-await submit(buy(oid(), CAROL, Y3, 10, 0.7));
-await submit(sell(oid(), ALICE, Y3, 10, 0.7));
-await submit({ type: 'ResolveMarket', conditionId: M2, winningOutcome: 0 });
-await submit({ type: 'Redeem', account: CAROL, conditionId: M2 });
-await submit({ type: 'Redeem', account: BOB, conditionId: M2 });
-await host.idle();
-await svc.service.projector.waitFor(host.position);
-
-const eventOf = async (conditionId: string): Promise<string> => (await reads.metadata([conditionId])).get(conditionId)?.eventId ?? '';
-const EVENT1 = await eventOf(M1);
-if (EVENT1 === '') throw new Error('M1 has no catalog event');
+const { M1, M2, M3, EVENT1, deposits } = await playDataApiSession(svc);
 
 t.test('live reads serve (the in-memory model is on)', async (t) => {
   t.equal(svc.service.live?.ready, true);
@@ -159,7 +88,7 @@ t.test('GET /activity', async (t) => {
     ];
     for (const [q, params] of cases) t.strictSame((await get(base, `/activity?${q}`)).body, wire(await activity(reads, params as unknown as Parameters<typeof activity>[1])), q);
     t.equal(((await get(base, `/activity?user=${BOB}&type=SPLIT,MERGE`)).body as unknown[]).length, 3);
-    t.strictSame((await get(base, `/activity?user=${BOB}&type=REWARD`)).body, [], 'no rewards are paid here');
+    t.strictSame((await get(base, `/activity?user=${BOB}&type=REWARD`)).body, [], 'no rewards program in this session: no REWARD rows');
     const all = (await get(base, `/activity?user=${ALICE}`)).body as Activity[];
     const newest = all[0]?.timestamp as number;
     const oldest = all[all.length - 1]?.timestamp as number;

@@ -2,7 +2,7 @@
 // the engine's clock (AdvanceTime, as the host's timer submits them), and the endpoints answer from the same
 // rule the sampler uses; at midnight UTC the day is paid once: the makers' /balance-allowance grows, the user
 // channel tells them, the payout is a `ledger_events` row of kind 'reward' beside the scores and earnings
-// tables, /rewards/user reads the closed day from ClickHouse, and a restart pays nothing again.
+// tables and a REWARD row of the wallet's /activity, /rewards/user reads the closed day from ClickHouse, and a restart pays nothing again.
 
 import t from 'tap';
 import { Wallet } from 'ethers';
@@ -118,6 +118,11 @@ t.test('a day of rewards through the API', async (t) => {
   t.match(eventsOf(note).find((e) => e.event_type === 'reward'), { type: 'REWARD', market: CID, date: today, amount: '80', maker_address: alice.account, transaction_hash: /^0x[0-9a-f]{64}$/ });
 
   t.match((await bob.l2('GET', '/rewards/user', undefined, `?date=${today}`)).body, { data: [{ condition_id: CID, earnings: 20 }] }, 'the closed day, from ClickHouse');
+  // The payout in the wallet's timeline: one REWARD row (memory and ClickHouse answer alike, dataApiReads.test.ts).
+  const timeline = (await (await fetch(`${base}/activity?user=${alice.address}&type=REWARD`)).json()) as Record<string, unknown>[];
+  t.match(timeline, [{ type: 'REWARD', conditionId: CID, size: 80, usdcSize: 80, price: 0, asset: '', side: '', outcomeIndex: 999, transactionHash: /^0x[0-9a-f]{64}$/ }]);
+  t.equal(timeline.length, 1);
+  t.equal(timeline[0]?.timestamp, Math.floor(DAY1 / 1000), 'paid at midnight, engine time');
   const rows = async (sql: string): Promise<unknown[]> => (await (await ch.query({ query: sql, format: 'JSONEachRow' })).json()) as unknown[];
   t.match(await rows(`SELECT account, kind, condition_id, toString(amount) AS amount FROM ${db}.ledger_events WHERE kind = 'reward' ORDER BY amount DESC`), [
     { account: alice.account, kind: 'reward', condition_id: CID, amount: '80000000' }, { account: bob.account, amount: '20000000' },

@@ -3,7 +3,7 @@
 // conversions, fees), read from the in-memory read model after every history:
 //   /value = Σ /positions currentValue (sizeThreshold 0)
 //   Σ /closed-positions realizedPnl + Σ /positions (realizedPnl + cashPnl) = the collateral the wallet made
-//     trading (its engine balance − deposits + withdrawals) + /value
+//     trading (its engine balance − deposits + withdrawals − liquidity rewards paid) + /value
 //   /oi of each market = the collateral the engine holds locked in its full sets (less, once NO won, the NO
 //     that neg-risk conversions burned: locked, but no one's)
 //   the account totals the leaderboards rank by: volume = Σ /activity TRADE usdcSize, cash = Σ (realizedPnl −
@@ -45,6 +45,8 @@ async function checkHistory(commands: readonly Command[]): Promise<Set<string>> 
       events.push(e);
       if (e.type === 'CollateralDeposited') net.set(e.account, (net.get(e.account) ?? 0) + e.amount);
       if (e.type === 'CollateralWithdrawn') net.set(e.account, (net.get(e.account) ?? 0) - e.amount);
+      // A liquidity reward is collateral the wallet was paid, not made trading: no position's PnL holds it.
+      if (e.type === 'RewardPaid') net.set(e.account, (net.get(e.account) ?? 0) + e.amount);
     }
   });
   const fail = (what: string, got: unknown, want: unknown): never => {

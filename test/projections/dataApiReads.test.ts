@@ -1,7 +1,8 @@
 // The Data API reads the in-memory read model serves (GET /activity, /value, /closed-positions, /traded,
 // /oi, /v1/market-positions) against the ClickHouse read model, at the same log position, over generated
-// histories (every kind of fill, splits, merges, redemptions, resolutions, and in the neg-risk variant
-// conversions): the JSON must be byte-identical whenever memory answers. The states compared, as
+// histories (every kind of fill, splits, merges, redemptions, resolutions, in the neg-risk variant
+// conversions, and in the rewarded one liquidity rewards paid): the JSON must be byte-identical whenever memory
+// answers. The states compared, as
 // liveReads.test.ts builds them: every record applied; restored from the projections part-way and following
 // the log (a restart); restored from a snapshot of the model (and from a snapshot made before the ledger
 // windows existed) and following the log; and with windows of a few fills and ledger entries, so that most
@@ -28,7 +29,7 @@ import { liveActivity } from '../../projections/live/liveActivity.js';
 import { liveClosedPositions, liveMarketPositions, liveOpenInterest, liveTraded, liveValue } from '../../projections/live/livePortfolio.js';
 import { NOT_IN_MEMORY } from '../../projections/live/liveReads.js';
 import { FEE_ACCOUNT, freshDatabase, loggedSession, sessionFor } from '../support/projectionFixtures.js';
-import { genesis, opsArb, toCommands } from '../engine/modelCommands.js';
+import { genesis, opsArb, START, toCommands } from '../engine/modelCommands.js';
 import type { Command, EngineEvent } from '../../engine/index.js';
 
 const METADATA: Record<string, MarketMetadata> = {
@@ -96,8 +97,22 @@ async function compareAll(t: Test, ctx: ReadContext, views: Record<string, LiveS
   return compared;
 }
 
+/**
+ * A classic session whose two markets carry a liquidity rewards program from the start, then the engine's
+ * clock moved past the next UTC midnight: the day is paid (RewardPaid, REWARD in /activity).
+ */
+function rewardedSession(seed: number, length: number): Command[] {
+  const cmds = sessionFor(seed, length);
+  const listed = genesis().length;
+  const programs: Command[] = ['0xm1', '0xm2'].map((conditionId) => ({ type: 'SetMarketRewards', time: START, conditionId, dailyRate: 100_000_000_000, maxSpread: 50_000, minSize: 0 }));
+  const last = Math.max(...cmds.map((c) => c.time));
+  const midnight = (Math.floor(last / 86_400_000) + 1) * 86_400_000;
+  return [...cmds.slice(0, listed), ...programs, ...cmds.slice(listed), { type: 'AdvanceTime', time: midnight + 1 }];
+}
+
 const histories: { name: string; commands: () => Command[] }[] = [
   { name: 'classic seed 4', commands: () => sessionFor(4, 400) },
+  { name: 'rewarded seed 4', commands: () => rewardedSession(4, 400) },
   { name: 'classic seed 16', commands: () => sessionFor(16, 400) },
   { name: 'neg-risk seed 9', commands: () => negRiskSession(9, 400) },
 ];
@@ -106,7 +121,7 @@ for (const history of histories) {
   t.test(`memory and ClickHouse give the same Data API answers (${history.name})`, async (t) => {
     const session = await loggedSession(history.commands());
     const events = session.records.flatMap((r) => r.events);
-    const kinds = ['TradeExecuted', 'PositionSplit', 'PositionsMerged', 'PositionRedeemed', 'MarketResolved', ...(history.name.startsWith('neg') ? ['PositionsConverted'] : [])];
+    const kinds = ['TradeExecuted', 'PositionSplit', 'PositionsMerged', 'PositionRedeemed', 'MarketResolved', ...(history.name.startsWith('neg') ? ['PositionsConverted'] : []), ...(history.name.startsWith('rewarded') ? ['RewardPaid'] : [])];
     for (const kind of kinds) t.ok(events.some((e) => e.type === kind), `the history has ${kind}`);
     const { ch, db } = await freshDatabase();
     const ctx = readContext(ch, db, { metadata: metadataFrom((id) => METADATA[id]), feeAccount: FEE_ACCOUNT });

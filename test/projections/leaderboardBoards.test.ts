@@ -1,7 +1,8 @@
 // The kept leaderboards (projections/readModel/leaderboardBoards.ts): a board is computed once and answered
 // while current; with maxAgeMs 0 a read after the projector moved waits for a new one; otherwise a board the
 // projector moved past is answered until it is maxAgeMs old, then the next read starts its successor in the
-// background; a board of a period is recomputed as its window slides; the least recently read leave first.
+// background; a board of a period is recomputed as its window slides; the least recently read leave first;
+// warm() computes the all-time board before the first read.
 
 import t from 'tap';
 import { Projector } from '../../projections/projector.js';
@@ -37,6 +38,21 @@ t.test('maxAgeMs 0: exact at every read', async (t) => {
   await boards.board('DAY', undefined, 'OVERALL');
   t.equal(boards.computed, 4, 'a board of a period is computed at every read (its window slides)');
   pos -= 1;
+});
+
+t.test('warm(): the all-time board of every market is computed before anyone reads it', async (t) => {
+  const boards = new LeaderboardBoards(ctx, () => pos, 1_000);
+  boards.warm();
+  boards.warm();
+  const board = await boards.board('ALL', undefined, 'OVERALL');
+  t.equal(boards.computed, 1, 'the first read got the warmed board: one computation');
+  t.equal(board.pos, pos);
+  t.ok(board.byPnl.length > 0);
+  const exact = new LeaderboardBoards(ctx, () => pos, 0);
+  exact.warm();
+  t.equal(exact.computed, 0, 'maxAgeMs 0 (every read exact): nothing warmed');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.equal(exact.computed, 0);
 });
 
 t.test('maxAgeMs 1000: answered while young, then refreshed in the background', async (t) => {

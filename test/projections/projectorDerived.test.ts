@@ -66,7 +66,7 @@ t.test('source rows landed without their views: the redo completes the derived t
   t.same(await dumpTables(ch, db), await dumpTables(reference.ch, reference.db), 'the same tables as a projection that never failed');
   t.equal(await scalar(ch, `SELECT count() FROM ${db}.fill_sides`), 2 * fills, 'two fill_sides rows per fill');
   t.equal(await scalar(ch, `SELECT count() FROM ${db}.order_events WHERE kind = 'fill'`), 2 * fills, "two 'fill' order events per fill");
-  const latest = (d: string): string => `SELECT token_id, argMaxMerge(latest) AS l FROM ${d}.latest_prices GROUP BY token_id ORDER BY token_id`;
+  const latest = (d: string): string => `SELECT token_id, argMaxMerge(latest) AS l, argMaxMerge(latest_spread) AS s FROM ${d}.latest_prices GROUP BY token_id ORDER BY token_id`;
   t.same(await rows(ch, latest(db)), await rows(reference.ch, latest(reference.db)), 'latest_prices as without the crash');
 
   // The first batch inserted once more, in full (as a redo after every insert had landed would), changes

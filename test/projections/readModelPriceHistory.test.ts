@@ -1,10 +1,11 @@
 // Read model: price history (GET /prices-history, POST /batch-prices-history) against the hand-built session
 // of readModelFixture.ts. Y1's mark by minute: m0 0.40 (last trade, empty book), m2 0.60, m5 0.70, m7 0.65
-// (book 0.60 / 0.70: the midpoint wins over the 0.70 last trade); no rows in between (carried forward).
+// (book 0.60 / 0.70, a spread of 0.10 and not over it: the midpoint wins over the 0.70 last trade); no rows in
+// between (carried forward). The mark's rule on rows of every kind, in ClickHouse and in memory, at the end.
 
 import t from 'tap';
 import { batchPriceHistory, MAX_POINTS, priceHistory, readContext, type PricePoint } from '../../projections/readModel/index.js';
-import { latestMarks } from '../../projections/readModel/marks.js';
+import { latestMarks, markFrom, markSql } from '../../projections/readModel/marks.js';
 import { PROJECTION_MIGRATIONS } from '../../projections/schema.js';
 import { applyMigrations } from '../../storage/migrations.js';
 import { freshDatabase } from '../support/projectionFixtures.js';
@@ -116,4 +117,51 @@ t.test('marks: the latest version of a minute counts, even without a mark; quiet
   t.same([...(await latestMarks(ctx, ['A', 'B', 'C', 'D']))].sort(), [['A', 500_000], ['B', 300_000]], 'A: minute 1 has no mark, so minute 0; C never had one');
   const { history } = await batchPriceHistory(ctx, { markets: ['A', 'B', 'C'], startTs: T0S, endTs: T0S + 180 });
   t.same(history, { A: series(T0S, [0.5, 0.5, 0.5]), B: series(T0S, [0.2, 0.2, 0.2]), C: [] });
+});
+
+t.test("marks: upstream's displayed price, the midpoint while the spread is at most 0.10, else the last trade", async (t) => {
+  const { ch, db } = await freshDatabase();
+  await applyMigrations(ch, db, 'projections', PROJECTION_MIGRATIONS);
+  const minute = (m: number): string => new Date(T0 + m * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  await ch.insert({
+    table: `${db}.price_history`,
+    format: 'JSONEachRow',
+    values: [
+      { token_id: 'W', minute: minute(0), last_trade: 400_000, mid: 500_000, spread: 400_000, version: 1 }, // wide: the last trade
+      { token_id: 'W', minute: minute(1), last_trade: 400_000, mid: 500_000, spread: 100_000, version: 2 }, // exactly 0.10: the midpoint
+      { token_id: 'W', minute: minute(2), last_trade: 600_000, mid: 500_000, spread: 120_000, version: 3 },
+      { token_id: 'X', minute: minute(0), last_trade: null, mid: 500_000, spread: 400_000, version: 1 }, // never traded: the midpoint
+      { token_id: 'Y', minute: minute(0), last_trade: 400_000, mid: 500_000, spread: null, version: 1 }, // no spread recorded: the midpoint
+      { token_id: 'Z', minute: minute(0), last_trade: 400_000, mid: null, spread: null, version: 1 }, // one-sided: the last trade
+    ],
+  });
+  const ctx = readContext(ch, db, { now: () => T0 + 10 * 60_000 });
+  t.same([...(await latestMarks(ctx, ['W', 'X', 'Y', 'Z']))].sort(), [['W', 600_000], ['X', 500_000], ['Y', 500_000], ['Z', 400_000]]);
+  const { history } = await batchPriceHistory(ctx, { markets: ['W', 'X'], startTs: T0S, endTs: T0S + 180 });
+  t.same(history, { W: series(T0S, [0.4, 0.5, 0.6]), X: series(T0S, [0.5, 0.5, 0.5]) });
+
+  // markFrom (memory) and markSql (ClickHouse) are one rule: the same answer for every kind of row.
+  const values = [null, 0, 350_000, 500_000];
+  const spreads = [null, 0, 99_999, 100_000, 100_001, 400_000];
+  const cases = values.flatMap((mid) => spreads.flatMap((spread) => values.map((last) => ({ mid, spread, last }))));
+  const literal = (x: number | null): string => (x === null ? 'CAST(NULL, \'Nullable(Int64)\')' : `toNullable(toInt64(${x}))`);
+  const sql = cases.map((c, i) => `SELECT ${i} AS i, ${markSql(literal(c.mid), literal(c.spread), literal(c.last))} AS mark`).join(' UNION ALL ');
+  const rows = (await (await ch.query({ query: `SELECT i, mark FROM (${sql}) ORDER BY i`, format: 'JSONEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 0 } })).json()) as { i: number; mark: number | null }[];
+  t.same(rows.map((r) => r.mark), cases.map((c) => markFrom(c.mid, c.spread, c.last)), `${cases.length} cases agree`);
+});
+
+t.test('migration 34 on a database with price history: rows without a spread show their midpoint, new rows the rule', async (t) => {
+  const { ch, db } = await freshDatabase();
+  await applyMigrations(ch, db, 'projections', PROJECTION_MIGRATIONS.filter((m) => m.version !== 34));
+  const minute = (m: number): string => new Date(T0 + m * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  const before = [
+    { token_id: 'A', minute: minute(0), last_trade: 400_000, mid: 500_000, version: 1 },
+    { token_id: 'B', minute: minute(0), last_trade: 400_000, mid: 500_000, version: 1 },
+  ];
+  await ch.insert({ table: `${db}.price_history`, format: 'JSONEachRow', values: before });
+  t.same(await applyMigrations(ch, db, 'projections', PROJECTION_MIGRATIONS), [34]);
+  await ch.insert({ table: `${db}.price_history`, format: 'JSONEachRow', values: [{ token_id: 'B', minute: minute(1), last_trade: 400_000, mid: 500_000, spread: 400_000, version: 2 }] });
+  const ctx = readContext(ch, db, { now: () => T0 + 10 * 60_000 });
+  t.same([...(await latestMarks(ctx, ['A', 'B']))].sort(), [['A', 500_000], ['B', 400_000]]);
+  t.same((await batchPriceHistory(ctx, { markets: ['A', 'B'], startTs: T0S, endTs: T0S + 120 })).history, { A: series(T0S, [0.5, 0.5]), B: series(T0S, [0.5, 0.4]) });
 });

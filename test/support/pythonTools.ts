@@ -1,17 +1,26 @@
-// The Python interpreter of the repo's Python tools venv (scripts/python/venv.sh: schemathesis,
-// clickhouse-connect). scripts/test.sh fills the venv once per run and exports PMX_PYTHON; a test file run on
-// its own fills it here. Tests never skip when Python is missing: venv.sh's message fails them.
+// The Python interpreter of the repo's Python tools venvs (scripts/python/venv.sh): .venv-py (schemathesis,
+// clickhouse-connect, py-clob-client-v2) and .venv-py3.12 (polymarket-apis, which needs Python 3.12).
+// scripts/test.sh fills them once per run and exports PMX_PYTHON and PMX_PYTHON_3_12; a test file run on its
+// own fills them here. Tests never skip when Python is missing: venv.sh's message fails them.
 
 import { execFileSync } from 'node:child_process';
 
-let cached: string | undefined;
+const cached = new Map<string, string>();
 
 /** Absolute path of the venv's python, installing the requirements first when needed. */
-export function pythonTools(): string {
-  if (cached !== undefined) return cached;
-  const fromEnv = process.env.PMX_PYTHON;
-  if (fromEnv !== undefined && fromEnv !== '') return (cached = fromEnv);
-  const out = execFileSync('bash', [new URL('../../scripts/python/venv.sh', import.meta.url).pathname], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+export function pythonTools(version?: '3.12'): string {
+  const key = version ?? '';
+  const known = cached.get(key);
+  if (known !== undefined) return known;
+  const fromEnv = process.env[version === undefined ? 'PMX_PYTHON' : `PMX_PYTHON_${version.replace('.', '_')}`];
+  if (fromEnv !== undefined && fromEnv !== '') {
+    cached.set(key, fromEnv);
+    return fromEnv;
+  }
+  const script = new URL('../../scripts/python/venv.sh', import.meta.url).pathname;
+  const out = execFileSync('bash', [script, ...(version === undefined ? [] : [version])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = out.trim().split('\n');
-  return (cached = lines[lines.length - 1] as string);
+  const python = lines[lines.length - 1] as string;
+  cached.set(key, python);
+  return python;
 }
