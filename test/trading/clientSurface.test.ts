@@ -181,7 +181,8 @@ t.test('each method, in the order a trading session calls them', async (session)
   await call('getUserEarningsAndMarketsConfig', () => A.getUserEarningsAndMarketsConfig(today), (a) => T.match(a.find((m) => m.condition_id === CID), { condition_id: CID, rewards_max_spread: 15, rewards_min_size: 10, earning_percentage: 100, rewards_config: [{ rate_per_day: 100 }], earnings: [{ asset_rate: 1 }] }));
   await call('getRewardPercentages', () => A.getRewardPercentages(), (a) => T.same(a, { [CID]: 100 }));
   await call('getCurrentRewards', () => A.getCurrentRewards(), (a) => T.match(a.find((m) => m.condition_id === CID), { condition_id: CID, rewards_max_spread: 15, rewards_min_size: 10, rewards_config: [{ rate_per_day: 100, end_date: '2500-12-31' }], total_daily_rate: 100 }));
-  await call('getRawRewardsForMarket', () => A.getRawRewardsForMarket(CID), (a) => T.match(a, [{ condition_id: CID, tokens: [{ token_id: YES, price: 0.5 }, { token_id: NO, price: 0.5 }], rewards_config: [{ rate_per_day: 100 }] }]));
+  // Token prices are the displayed price: the spread (0.4 to 0.6) is over 0.10, so the last trade (0.4).
+  await call('getRawRewardsForMarket', () => A.getRawRewardsForMarket(CID), (a) => T.match(a, [{ condition_id: CID, tokens: [{ token_id: YES, price: 0.4 }, { token_id: NO, price: 0.6 }], rewards_config: [{ rate_per_day: 100 }] }]));
 
   // Cancels; the notifications they and the fills made; the heartbeat chain; the builder key revoked.
   await call('cancelOrder', () => A.cancelOrder({ orderID: bid?.orderID ?? '' }), (a) => T.same(a, { canceled: [bid?.orderID], not_canceled: {} }));
