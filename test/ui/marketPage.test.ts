@@ -6,13 +6,10 @@
 
 import t from 'tap';
 import { join } from 'node:path';
-import { Wallet } from 'ethers';
 import type { Page } from 'playwright-core';
-import type { Market } from '../../engine/market.js';
-import { units } from '../engine/scenario.js';
 import { launchChromium, SCREENSHOT_DIR } from '../support/browser.js';
 import { startTestService } from '../support/serviceFixture.js';
-import { Trader } from '../support/tradingClient.js';
+import { uiMarket } from '../support/uiMarket.js';
 
 interface Level {
   price: string;
@@ -26,25 +23,8 @@ interface Book {
 const svc = await startTestService({ projectionIntervalMs: 50 });
 t.teardown(() => svc.close());
 const host = svc.service.engine;
-const M = [...host.engine.markets()].find((m) => m.status === 'active' && m.params.tickSize === 10_000 && !m.params.negRisk && m.params.minSize <= units(5)) as Market;
-if (M === undefined) throw new Error('the demo catalog needs an active market with tick 0.01');
+const { market: M, funded, place } = uiMarket(svc.baseUrl, host);
 const [T0, T1] = M.tokenIds;
-
-async function funded(collateral: number, split = 0): Promise<Trader> {
-  const trader = new Trader(svc.baseUrl, Wallet.createRandom() as unknown as Wallet, {});
-  await trader.signIn();
-  await host.submit({ type: 'Deposit', account: trader.account, amount: units(collateral) });
-  if (split > 0) await host.submit({ type: 'Split', account: trader.account, conditionId: M.conditionId, amount: units(split) });
-  return trader;
-}
-
-async function place(trader: Trader, side: 'BUY' | 'SELL', price: number, size: number, orderType: 'GTC' | 'FAK' = 'GTC'): Promise<void> {
-  const shares = units(size);
-  const cash = Math.round(price * size * 1_000_000);
-  const terms = side === 'BUY' ? { side, makerAmount: cash, takerAmount: shares, tokenId: T0 } : { side, makerAmount: shares, takerAmount: cash, tokenId: T0 };
-  const res = await trader.postOrder(await trader.signOrder(terms), orderType);
-  if (res.status !== 200) throw new Error(`order refused: ${res.status} ${res.text}`);
-}
 
 async function book(token: string): Promise<Book> {
   return (await (await fetch(`${svc.baseUrl}/clob/book?token_id=${token}`)).json()) as Book;

@@ -8,16 +8,13 @@
 
 import t from 'tap';
 import { join } from 'node:path';
-import { Wallet } from 'ethers';
 import { pino } from 'pino';
 import type { Page } from 'playwright-core';
-import type { Market } from '../../engine/market.js';
 import { startService } from '../../server/service.js';
-import { units } from '../engine/scenario.js';
 import { launchChromium, SCREENSHOT_DIR } from '../support/browser.js';
 import { freshDatabase } from '../support/projectionFixtures.js';
 import { testConfig } from '../support/serviceFixture.js';
-import { Trader } from '../support/tradingClient.js';
+import { uiMarket } from '../support/uiMarket.js';
 
 interface PricePoint {
   t: number;
@@ -30,25 +27,8 @@ const svc = await startService(testConfig({ clickhouseDatabase: db, projectionIn
 t.teardown(() => svc.close());
 const base = `http://127.0.0.1:${svc.port}`;
 const host = svc.engine;
-const M = [...host.engine.markets()].find((m) => m.status === 'active' && m.params.tickSize === 10_000 && !m.params.negRisk && m.params.minSize <= units(5)) as Market;
-if (M === undefined) throw new Error('the demo catalog needs an active market with tick 0.01');
+const { market: M, funded, place } = uiMarket(base, host);
 const [T0] = M.tokenIds;
-
-async function funded(collateral: number, split = 0): Promise<Trader> {
-  const trader = new Trader(base, Wallet.createRandom() as unknown as Wallet, {});
-  await trader.signIn();
-  await host.submit({ type: 'Deposit', account: trader.account, amount: units(collateral) });
-  if (split > 0) await host.submit({ type: 'Split', account: trader.account, conditionId: M.conditionId, amount: units(split) });
-  return trader;
-}
-
-async function place(trader: Trader, side: 'BUY' | 'SELL', price: number, size: number, orderType: 'GTC' | 'FAK' = 'GTC'): Promise<void> {
-  const shares = units(size);
-  const cash = Math.round(price * size * 1_000_000);
-  const terms = side === 'BUY' ? { side, makerAmount: cash, takerAmount: shares, tokenId: T0 } : { side, makerAmount: shares, takerAmount: cash, tokenId: T0 };
-  const res = await trader.postOrder(await trader.signOrder(terms), orderType);
-  if (res.status !== 200) throw new Error(`order refused: ${res.status} ${res.text}`);
-}
 
 async function until(what: string, ms: number, probe: () => Promise<boolean>): Promise<void> {
   const end = Date.now() + ms;
