@@ -133,4 +133,16 @@ fi
 if ((tap_status != 0 || failed > 0 || passed + failed == 0)); then
   status=1
 fi
+# The failures again, after tap's coverage table, so that the tail of a long log names them: each "not ok"
+# line (innermost first, then its parents up to the file) with the first lines of its YAML diagnostics.
+if ((failed > 0)); then
+  echo "== failed tests (from the raw TAP stream):"
+  awk '
+    /^[ \t]*not ok / { sub(/^[ \t]+/, ""); print "  " $0; yaml = 0; want = 1; shown = 0; next }
+    want && /^[ \t]*---[ \t]*$/ { yaml = 1; next }
+    want && yaml && /^[ \t]*\.\.\.[ \t]*$/ { yaml = 0; want = 0; next }
+    want && yaml && shown < 8 { sub(/^[ \t]+/, ""); print "      " $0; shown++; next }
+    /^[ \t]*(ok|not ok) / { want = 0 }
+  ' "$raw_tap" | head -n 80
+fi
 finish
