@@ -74,6 +74,7 @@ import { ORDER_TYPES, OrderHasher, orderDomain, orderMessage, parseOrderPayload,
 import { Trader, ZERO_BYTES32, type WireOrder } from '../test/support/tradingClient.js';
 import { Rng } from './prng.js';
 import { opsPerSecond } from './opsRate.js';
+import { minuteTable, startMinuteSampler, type MinuteRow } from './orders/minuteRows.js';
 import { summariseProfile } from './orders/profileSummary.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 40_000);
@@ -546,7 +547,20 @@ async function main(): Promise<void> {
     console.log(`timed window: ${orders.length} orders in ${requests.length} requests over ${CONCURRENCY} connections${RATE > 0 ? `, ${RATE} requests/s on a schedule (open loop)` : ''}...`);
     const analystInfo = server.info.analyst;
     const analystLoad = ANALYST_LOOPS > 0 && analystInfo !== undefined ? startAnalystLoad(analystInfo.port, analystInfo.password, ANALYST_LOOPS) : undefined;
+    // A long open-loop window (two minutes or more) is also reported minute by minute (bench/orders/minuteRows.ts).
+    // Builds older than the 'memory' question answer it with nothing (or an error): no resting line for them.
+    const memory = (): Promise<{ resting: number; rssMb: number; heapUsedMb: number } | undefined> =>
+      server
+        .ask<{ resting?: number; rssMb?: number; heapUsedMb?: number }>({ op: 'memory' })
+        .then((m) => (typeof m.resting === 'number' && typeof m.rssMb === 'number' && typeof m.heapUsedMb === 'number' ? { resting: m.resting, rssMb: m.rssMb, heapUsedMb: m.heapUsedMb } : undefined))
+        .catch(() => undefined);
+    const restingBefore = await memory();
+    const minutes = RATE > 0 && !CLUSTER && requests.length / RATE >= 120 && server.child.pid !== undefined ? startMinuteSampler(server.child.pid) : undefined;
     const result = await post(connections, requests);
+    const firstOrderOfRequest: number[] = [];
+    for (let i = 0, n = 0; i < requests.length; n += (requests[i] as PreparedRequest).count, i++) firstOrderOfRequest.push(n);
+    const minuteRows = minutes?.stop(result.latencies, firstOrderOfRequest, RATE);
+    const restingAfter = await memory();
     const analyst = await analystLoad?.stop();
     const after = await server.ask<CpuAnswer>({ op: 'cpu' });
     const rewardsAfter = CLUSTER ? undefined : await server.ask<{ rewarded: boolean; programs: number; samples: number; samplerMs: number }>({ op: 'rewards' });
@@ -631,6 +645,17 @@ async function main(): Promise<void> {
     if (analyst !== undefined) console.log(`analyst over the window: ${analyst.loops} loops of heavy queries on fills, ${analyst.queries} answered (${analyst.errors} errors${analyst.firstError === undefined ? '' : `, first: ${analyst.firstError}`}), ${analyst.meanMs} ms each on average (queue included), max ${analyst.maxMs} ms`);
     for (const [reason, n] of [...result.refusals].sort((a, b) => b[1] - a[1]).slice(0, 5)) console.log(`  refused ${n}x: ${reason}`);
     console.log(`recovery (one core, ${sample.length} orders of this run, median of 3 rounds): native recover ${Math.round(nativeRecover)}/s, native hash + verify ${Math.round(nativeVerify)}/s, ethers verifyTypedData ${Math.round(ethersVerify)}/s; speedup ${(nativeRecover / ethersVerify).toFixed(1)}x (target ${TARGET.recoverSpeedup}x), full check ${(nativeVerify / ethersVerify).toFixed(1)}x`);
+    if (minuteRows !== undefined && minuteRows.length > 0) {
+      console.log('minute by minute (open loop):');
+      for (const line of minuteTable(minuteRows)) console.log(`  ${line}`);
+      const firstRow = minuteRows[0] as MinuteRow;
+      const lastRow = minuteRows[minuteRows.length - 1] as MinuteRow;
+      console.log(`last minute's p99 / first minute's: ${lastRow.p99Ms} / ${firstRow.p99Ms} ms = ${(lastRow.p99Ms / firstRow.p99Ms).toFixed(2)}; RSS ${firstRow.rssMb} -> ${lastRow.rssMb} MB (peak ${lastRow.peakRssMb} MB)`);
+    }
+    if (restingBefore !== undefined && restingAfter !== undefined) {
+      const more = restingAfter.resting - restingBefore.resting;
+      console.log(`resting orders: ${restingBefore.resting} -> ${restingAfter.resting}; RSS ${restingBefore.rssMb} -> ${restingAfter.rssMb} MB${more > 0 ? ` (${(((restingAfter.rssMb - restingBefore.rssMb) * 2 ** 20) / more / 1024).toFixed(2)} KB per order added)` : ''}, main thread's JS heap ${restingBefore.heapUsedMb} -> ${restingAfter.heapUsedMb} MB`);
+    }
     if (profileFile !== undefined) {
       console.log(`profile of the server's main thread over the window: ${profileFile}`);
       for (const line of summariseProfile(profileFile, orders.length)) console.log(line);
@@ -674,6 +699,8 @@ async function main(): Promise<void> {
       analyst: analyst ?? null,
       profiled: profileFile !== undefined,
       loadAvg: load,
+      minutes: minuteRows ?? null,
+      resting: restingAfter === undefined ? null : { before: restingBefore?.resting ?? null, after: restingAfter.resting, rssMbBefore: restingBefore?.rssMb ?? null, rssMbAfter: restingAfter.rssMb },
       machine,
       targetsMet: { ordersPerSec: ordersPerSec >= TARGET.ordersPerSec, p99Ms: p99Ms <= TARGET.p99Ms, recoverSpeedup: nativeRecover / ethersVerify >= TARGET.recoverSpeedup },
     };

@@ -10,6 +10,8 @@
 //   {op: 'profile', id, action, file}  starts / stops the inspector's CPU profiler (written to `file`)
 //   {op: 'allocations', id, action, file}  starts / stops the sampling heap profiler (allocations, freed ones
 //                                      included; written to `file`)
+//   {op: 'memory', id}                 the process's RSS, the main thread's JS heap and the engine's resting
+//                                      orders
 //   {op: 'settle', id}                 waits until the engine is idle and the projector has caught up
 //   {op: 'heap', id, file}             writes a heap snapshot of the main thread to `file`
 //   {op: 'align', id, inMs}            moves the engine's clock forward (never back) so that its next minute
@@ -34,7 +36,7 @@ import { summarise } from '../latency.js';
 import { startAllocationProfile, startCpuProfile, stopAllocationProfile, stopCpuProfile, threadCpuMs } from '../processProbe.js';
 
 interface Message {
-  readonly op: 'cpu' | 'profile' | 'allocations' | 'settle' | 'heap' | 'align' | 'rewards';
+  readonly op: 'cpu' | 'memory' | 'profile' | 'allocations' | 'settle' | 'heap' | 'align' | 'rewards';
   readonly id: number;
   readonly action?: 'start' | 'stop';
   readonly file?: string;
@@ -144,6 +146,10 @@ async function handle(m: Message): Promise<object> {
       appendStats.maxMs = 0;
       appendTimes = [];
       return { threads: threadCpuMs(), appends, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
+    }
+    case 'memory': {
+      const memory = process.memoryUsage();
+      return { rssMb: Math.round(memory.rss / 2 ** 20), heapUsedMb: Math.round(memory.heapUsed / 2 ** 20), resting: host.engine.state.live.size() };
     }
     case 'profile': {
       if (m.action === 'start') {
