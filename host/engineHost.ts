@@ -178,8 +178,10 @@ export class EngineHost implements CommandGateway {
     this.pos = (records[records.length - 1] as LogRecord).pos;
     this.options.onAppended?.(records.length, performance.now() - appendStarted);
     for (const pending of batch) pending.resolve(pending.applied as Applied);
-    this.options.onDurable?.(records);
+    // The snapshot thread's copy first: a consumer that asks it for a snapshot in this pass (the notifications)
+    // finds it sent every record up to this batch's end.
     this.options.snapshots?.followed(records);
+    this.options.onDurable?.(records);
     // Taken now, before the next batch is applied, so it matches this position; written in the background.
     this.maybeSnapshot();
     this.armDeadline();

@@ -18,6 +18,8 @@ export interface EngineService {
   readonly host: EngineHost;
   readonly log: EventLog;
   readonly recovery: RecoveryResult;
+  /** The engine's snapshots, and the copies on the snapshot thread that other state can keep beside the engine's. */
+  readonly snapshots: SnapshotStore;
   close(): Promise<void>;
 }
 
@@ -90,5 +92,5 @@ export async function startEngineService(config: Config, hooks: EngineServiceHoo
     })();
     return closing;
   };
-  return { host, log, recovery, close };
+  return { host, log, recovery, snapshots, close };
 }

@@ -16,6 +16,7 @@ import { commandRecordOf, type LogRecord } from '../log/eventLog.js';
 import { writeFileDurably } from '../log/durableFile.js';
 import type { LiveStateOptions } from '../projections/live/liveState.js';
 import { SnapshotThread, SnapshotThreadUnavailable } from './snapshotThread.js';
+import type { NotificationStateOptions } from '../projections/notifications/notificationState.js';
 import { snapshotText, SNAPSHOT_FILE_FORMAT } from './snapshotText.js';
 
 export { SNAPSHOT_FILE_FORMAT };
@@ -55,6 +56,8 @@ export class SnapshotStore {
   private copy = false;
   /** A read model's copy follows beside it (seedLive() sent, and none of its snapshots failed since). */
   private liveCopy = false;
+  /** The notifications' copy follows beside it (seedNotes() sent, and none of its snapshots failed since). */
+  private notesCopy = false;
 
   constructor(
     readonly dir: string,
@@ -104,8 +107,9 @@ export class SnapshotStore {
     const expected = engine.stateHash();
     if (hash !== expected) throw new Error(`the snapshot thread's copy of the engine has state hash ${hash}, the engine ${expected}`);
     this.copy = true;
-    // A seed of the engine's copy drops the read model's beside it.
+    // A seed of the engine's copy drops the copies beside it.
     this.liveCopy = false;
+    this.notesCopy = false;
     return true;
   }
 
@@ -143,6 +147,28 @@ export class SnapshotStore {
   takeLive(pos: number, path: string): () => Promise<void> {
     const written = this.followingLive ? this.thread.writeFollowedLive(path, pos) : Promise.reject(new Error('no snapshot of the read model: its copy does not follow'));
     return started(written, () => (this.liveCopy = false));
+  }
+
+  /** The notifications beside the copy follow (seedNotes()): takeNotes() needs nothing of the caller. */
+  get followingNotes(): boolean {
+    return this.copy && this.notesCopy;
+  }
+
+  /**
+   * As seedLive, for the notifications (projections/notifications: notificationSnapshots.ts snapshotBytes at
+   * `pos`, their state's options): the bytes move to the snapshot thread and are written to `path`.
+   */
+  seedNotes(pos: number, bytes: Uint8Array, path: string, options: NotificationStateOptions): () => Promise<void> {
+    if (!this.copy) return started(Promise.reject(new Error("the snapshot thread's copy of the engine does not follow")), () => undefined);
+    this.notesCopy = true;
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+    return started(this.thread.seedNotes(path, pos, own, options), () => (this.notesCopy = false));
+  }
+
+  /** As takeLive, for the notifications' copy (which must follow: followingNotes). */
+  takeNotes(pos: number, path: string): () => Promise<void> {
+    const written = this.followingNotes ? this.thread.writeFollowedNotes(path, pos) : Promise.reject(new Error('no snapshot of the notifications: their copy does not follow'));
+    return started(written, () => (this.notesCopy = false));
   }
 
   /** Records made durable, in log order, for the snapshot thread's copy; nothing while no copy follows. */

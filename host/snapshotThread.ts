@@ -8,6 +8,7 @@ import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../threads/moduleWorker.js';
 import type { CommandRecord } from '../log/eventLog.js';
 import type { LiveStateOptions } from '../projections/live/liveState.js';
+import type { NotificationStateOptions } from '../projections/notifications/notificationState.js';
 import type { SnapshotJob, SnapshotReply } from './snapshotWorker.js';
 
 /** Most time (ms) durable records wait before they are sent to the follower, and most records held. */
@@ -81,6 +82,16 @@ export class SnapshotThread {
   /** Writes the read model's snapshot at `pos` to `path`; rejects if the model is not exactly there. */
   writeFollowedLive(path: string, pos: number): Promise<void> {
     return this.ask((id) => ({ kind: 'followedLive', id, path, pos })).then(() => undefined);
+  }
+
+  /** As seedLive, for the notifications (projections/notifications). */
+  seedNotes(path: string, pos: number, bytes: Uint8Array, options: NotificationStateOptions): Promise<void> {
+    return this.ask((id) => ({ kind: 'seedNotes', id, path, pos, bytes, options }), [bytes.buffer as ArrayBuffer]).then(() => undefined);
+  }
+
+  /** Writes the notifications' snapshot at `pos` to `path`; rejects if they are not exactly there. */
+  writeFollowedNotes(path: string, pos: number): Promise<void> {
+    return this.ask((id) => ({ kind: 'followedNotes', id, path, pos })).then(() => undefined);
   }
 
   private ask(job: (id: number) => SnapshotJob, transfer: ArrayBuffer[] = []): Promise<string> {

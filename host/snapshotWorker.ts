@@ -11,6 +11,10 @@
 //   reproduces for every record, so a 'followedLive' snapshot is made here too. It keeps what the snapshot
 //   holds (markets, open orders, positions, marks, fills) and nothing the reads alone need (finished orders,
 //   shown JSON). One that fails to apply a record fails its snapshots from then on.
+// - the notifications beside the follower (projections/notifications): seeded once from their snapshot's bytes at
+//   the follower's position ('seedNotes'), then sent the same events, so a 'followedNotes' snapshot is made here
+//   and the thread that serves the notifications never serialises them (hundreds of ms with 100,000 open orders
+//   and as many notifications kept). The same rules as the read model's.
 // Jobs run in the order sent; an export is taken when its message arrives, so it is at exactly the records
 // applied before it. Files are written one at a time, in order.
 
@@ -21,9 +25,15 @@ import { exportSnapshot, restoreSnapshot, type Engine, type EngineSnapshot } fro
 import { writeFileDurably } from '../log/durableFile.js';
 import { lastSeqOf, type CommandRecord } from '../log/eventLog.js';
 import { nameThisThread } from '../threads/threadName.js';
+import { niceThisThread } from '../threads/threadNice.js';
 import { snapshotFileText, snapshotText } from './snapshotText.js';
 import { LiveState, type LiveStateOptions } from '../projections/live/liveState.js';
 import { readSnapshot as readLiveSnapshot, restoreSnapshot as restoreLiveSnapshot, snapshotBytes as liveSnapshotBytes } from '../projections/live/liveSnapshot.js';
+import type { NotificationState, NotificationStateOptions } from '../projections/notifications/notificationState.js';
+import { readSnapshot as readNotesSnapshot, restoreSnapshot as restoreNotesSnapshot, snapshotBytes as notesSnapshotBytes } from '../projections/notifications/notificationSnapshots.js';
+
+/** How much lower than the process the snapshot thread runs (nice value added). */
+const SNAPSHOT_THREAD_NICE = 10;
 
 export type SnapshotJob =
   /** The snapshot file of an export at `pos` (JSON of exportSnapshot). */
@@ -40,7 +50,11 @@ export type SnapshotJob =
    */
   | { readonly kind: 'seedLive'; readonly id: number; readonly path: string; readonly pos: number; readonly bytes: Uint8Array; readonly options: LiveStateOptions }
   /** The read model's snapshot file; it must be at `pos`. */
-  | { readonly kind: 'followedLive'; readonly id: number; readonly path: string; readonly pos: number };
+  | { readonly kind: 'followedLive'; readonly id: number; readonly path: string; readonly pos: number }
+  /** As seedLive, for the notifications (notificationSnapshots.ts). */
+  | { readonly kind: 'seedNotes'; readonly id: number; readonly path: string; readonly pos: number; readonly bytes: Uint8Array; readonly options: NotificationStateOptions }
+  /** The notifications' snapshot file; they must be at `pos`. */
+  | { readonly kind: 'followedNotes'; readonly id: number; readonly path: string; readonly pos: number };
 
 export type SnapshotReply =
   | { readonly kind: 'ready' }
@@ -50,6 +64,8 @@ export type SnapshotReply =
 if (parentPort === null) throw new Error('snapshotWorker runs as a worker thread');
 const port = parentPort;
 nameThisThread('pmx-snapshots');
+// Its exports take seconds of CPU with many resting orders: below the order path's threads, which preempt it.
+niceThisThread(SNAPSHOT_THREAD_NICE);
 
 let follower: { engine: Engine; pos: number } | undefined;
 /** Why the follower cannot be used (it diverged, or was never seeded). */
@@ -59,6 +75,11 @@ let broken: string | undefined = 'no follower was seeded';
 let live: LiveState | undefined;
 /** Why the read model cannot be used. */
 let liveBroken: string | undefined = 'no read model was seeded';
+
+/** The notifications beside the follower, at the follower's position while they hold. */
+let notes: NotificationState | undefined;
+/** Why the notifications cannot be used. */
+let notesBroken: string | undefined = 'no notifications were seeded';
 
 function follow(records: readonly CommandRecord[]): void {
   if (follower === undefined || broken !== undefined) return;
@@ -80,6 +101,15 @@ function follow(records: readonly CommandRecord[]): void {
       } catch (error) {
         live = undefined;
         liveBroken = `the read model failed at log position ${record.pos}: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }
+    if (notes !== undefined) {
+      try {
+        if (notes.pos !== record.pos - 1) throw new Error(`they are at position ${notes.pos}`);
+        notes.apply({ pos: record.pos, events });
+      } catch (error) {
+        notes = undefined;
+        notesBroken = `the notifications failed at log position ${record.pos}: ${error instanceof Error ? error.message : String(error)}`;
       }
     }
   }
@@ -112,6 +142,8 @@ port.on('message', (job: SnapshotJob) => {
       try {
         live = undefined;
         liveBroken = 'the follower was seeded again';
+        notes = undefined;
+        notesBroken = 'the follower was seeded again';
         follower = { engine: restoreSnapshot(JSON.parse(job.engineJson) as EngineSnapshot), pos: job.pos };
         broken = undefined;
         port.postMessage({ kind: 'done', id: job.id, stateHash: follower.engine.stateHash() } satisfies SnapshotReply);
@@ -167,6 +199,35 @@ port.on('message', (job: SnapshotJob) => {
       }
       // Taken now, at exactly this position.
       const bytes = liveSnapshotBytes(live);
+      writeInTurn(job.id, () => ({ data: bytes, stateHash: '' }), job.path);
+      return;
+    }
+    case 'seedNotes': {
+      notes = undefined;
+      try {
+        if (follower === undefined || broken !== undefined || follower.pos !== job.pos) {
+          throw new Error(broken ?? `the follower is at position ${follower?.pos ?? 0}, not ${job.pos}`);
+        }
+        const snapshot = readNotesSnapshot(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
+        if (snapshot.pos !== job.pos) throw new Error(`the notifications' snapshot is at position ${snapshot.pos}, not ${job.pos}`);
+        notes = restoreNotesSnapshot(snapshot, job.options);
+        notesBroken = undefined;
+      } catch (error) {
+        notesBroken = `seeding the notifications failed: ${error instanceof Error ? error.message : String(error)}`;
+        port.postMessage({ kind: 'failed', id: job.id, message: notesBroken } satisfies SnapshotReply);
+        return;
+      }
+      writeInTurn(job.id, () => ({ data: job.bytes, stateHash: '' }), job.path);
+      return;
+    }
+    case 'followedNotes': {
+      if (notes === undefined || notesBroken !== undefined || notes.pos !== job.pos) {
+        const why = notesBroken ?? `the notifications are at position ${notes?.pos ?? 0}, not ${job.pos}`;
+        port.postMessage({ kind: 'failed', id: job.id, message: `no snapshot of the notifications: ${why}` } satisfies SnapshotReply);
+        return;
+      }
+      // Taken now, at exactly this position.
+      const bytes = notesSnapshotBytes(notes);
       writeInTurn(job.id, () => ({ data: bytes, stateHash: '' }), job.path);
     }
   }

@@ -157,6 +157,8 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   // From its own newest snapshot in the data directory and the log after it (the whole log without one).
   const notifications = new NotificationStore(engineService.log, {
     snapshots: new NotificationSnapshots(join(config.dataDir, 'notifications')),
+    // Taken from a copy beside the engine's on the snapshot thread: never serialised on the order path.
+    copy: engineService.snapshots,
     onSnapshotError: (error) => logger.error({ err: error }, 'notifications snapshot failed'),
     onFailure: (error) => logger.error({ err: error }, 'the notifications stopped; GET /notifications answers 503'),
   });

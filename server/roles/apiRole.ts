@@ -130,6 +130,8 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
   // close) and the log after the newest.
   const notifications = new NotificationStore(log, {
     snapshots: new NotificationSnapshots(join(config.dataDir, 'notifications')),
+    // Taken from a copy beside the replica's on the snapshot thread, once that copy follows.
+    copy: snapshots,
     onSnapshotError: (error) => logger.error({ err: error }, 'notifications snapshot failed'),
     onFailure: (error) => logger.error({ err: error }, 'the notifications stopped; GET /notifications answers 503'),
   });
@@ -201,7 +203,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     },
   });
   durable.register({ name: 'read model', accept: (records) => live?.offer(records) });
-  durable.register({ name: 'notifications', accept: (records) => notifications.offer(records) });
+  // Before the notifications: a snapshot they take from their copy finds every record of the batch sent to it.
   durable.register({
     name: 'snapshot copy',
     accept: (records) => {
@@ -209,6 +211,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
       seedLiveCopy();
     },
   });
+  durable.register({ name: 'notifications', accept: (records) => notifications.offer(records) });
   durable.register({ name: 'WebSocket publisher', accept: (records) => publisher.publish(records) });
   durable.register({
     name: 'market index',

@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { Engine, type Command } from '../../engine/index.js';
-import type { EventLog, LogRecord } from '../../log/eventLog.js';
+import type { LogRecord } from '../../log/eventLog.js';
 import { MARKET_RESOLVED, NotificationState, ORDER_CANCELLATION, ORDER_FILL, type NotificationStateOptions } from '../../projections/notifications/notificationState.js';
 import { NotificationSnapshots, readSnapshot, restoreSnapshot, snapshotBytes } from '../../projections/notifications/notificationSnapshots.js';
 import { NotificationStore } from '../../projections/notifications/notificationStore.js';
 import { notificationWire } from '../../projections/notifications/notificationWire.js';
 import { CID, NO, T0, YES, buy, cancel, deposit, listMarket, sell, split, units } from '../engine/scenario.js';
-import { recordsFor } from '../support/records.js';
+import { MemoryLog, recordsFor } from '../support/records.js';
 
 const ALICE = '0x00000000000000000000000000000000000a11ce';
 const BOB = '0x0000000000000000000000000000000000000b0b';
@@ -157,23 +157,6 @@ function state(s: NotificationState, account: string): number[] {
   return s.notificationsOf(account).map((n) => n.type);
 }
 
-/** An event log in memory: enough for the store's reads. */
-class MemoryLog implements EventLog {
-  readonly records: LogRecord[] = [];
-  get lastPos(): number {
-    return this.records.length;
-  }
-  async append(records: readonly LogRecord[]): Promise<void> {
-    for (const r of records) if (r.pos === this.records.length + 1) this.records.push(r);
-  }
-  async *read(from: number): AsyncIterable<LogRecord> {
-    for (const r of this.records.slice(from - 1)) yield r;
-  }
-  follow(): AsyncIterable<LogRecord> {
-    throw new Error('not used');
-  }
-  async close(): Promise<void> {}
-}
 
 t.test('NotificationStore: follows the log, catches up after a gap, snapshots, and starts again from its snapshot', async (t) => {
   const records = recordsFor(session());

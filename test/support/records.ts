@@ -1,7 +1,7 @@
 // Log records made by the real engine, for log and host tests.
 
 import { Engine, type Command } from '../../engine/index.js';
-import type { LogRecord } from '../../log/eventLog.js';
+import type { EventLog, LogRecord } from '../../log/eventLog.js';
 
 export const T0 = 1_700_000_000_000;
 
@@ -28,4 +28,22 @@ export function sessionCommands(count: number): Command[] {
 /** Applies commands to a fresh engine and returns the log records, positions from `firstPos`. */
 export function recordsFor(commands: readonly Command[], engine = new Engine(), firstPos = 1): LogRecord[] {
   return commands.map((command, i) => ({ pos: firstPos + i, command, events: engine.apply(command) }));
+}
+
+/** An event log in memory: enough for the reads of a consumer that follows the log (LogTail). */
+export class MemoryLog implements EventLog {
+  readonly records: LogRecord[] = [];
+  get lastPos(): number {
+    return this.records.length;
+  }
+  async append(records: readonly LogRecord[]): Promise<void> {
+    for (const r of records) if (r.pos === this.records.length + 1) this.records.push(r);
+  }
+  async *read(from: number): AsyncIterable<LogRecord> {
+    for (const r of this.records.slice(from - 1)) yield r;
+  }
+  follow(): AsyncIterable<LogRecord> {
+    throw new Error('not used');
+  }
+  async close(): Promise<void> {}
 }
