@@ -11,7 +11,7 @@ export interface LatencySummary {
 }
 
 /** Nearest-rank percentile of an ascending array, q in (0, 1]; 0 for no samples. */
-function rank(sorted: Float64Array, q: number): number {
+export function rank(sorted: Float64Array, q: number): number {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
   return sorted[i] ?? 0;
 }

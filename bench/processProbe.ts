@@ -5,7 +5,8 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 
-function ticksOf(stat: string): number {
+/** User + system CPU of a /proc/<pid>[/task/<tid>]/stat line, in clock ticks (10 ms). */
+export function ticksOf(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }

@@ -5,6 +5,8 @@
 // same way (bench:orders:compare runs an older build under this harness). Linux only; elsewhere no rows.
 
 import { readFileSync } from 'node:fs';
+import { rank } from '../latency.js';
+import { ticksOf } from '../processProbe.js';
 
 interface ProcessSample {
   /** CPU of every thread of the process, and of its main thread, in clock ticks (10 ms). */
@@ -28,11 +30,6 @@ export interface MinuteRow {
 
 const TICK_US = 10_000;
 
-function ticksOf(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 function sample(pid: number): ProcessSample | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -46,10 +43,6 @@ function sample(pid: number): ProcessSample | undefined {
   } catch {
     return undefined;
   }
-}
-
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 }
 
 export interface MinuteSampler {
@@ -84,8 +77,8 @@ export function startMinuteSampler(pid: number): MinuteSampler {
         rows.push({
           minute: m + 1,
           orders,
-          p50Ms: Number(percentile(sorted, 50).toFixed(2)),
-          p99Ms: Number(percentile(sorted, 99).toFixed(2)),
+          p50Ms: Number(rank(sorted, 0.5).toFixed(2)),
+          p99Ms: Number(rank(sorted, 0.99).toFixed(2)),
           cpuUsPerOrder: Math.round(((b.ticks - a.ticks) * TICK_US) / orders),
           mainUsPerOrder: Math.round(((b.mainTicks - a.mainTicks) * TICK_US) / orders),
           rssMb: b.rssMb,
