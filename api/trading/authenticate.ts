@@ -52,7 +52,8 @@ export function requireL2(req: ApiRequest<unknown, unknown>, deps: TradingDeps):
   }
   const id = result.value;
   const request = { id: id.signature, signedAt: id.timestampSec * 1000, until: (id.timestampSec + deps.settings.authFreshnessSec + 1) * 1000 };
-  const caller = { ...id, account: id.address.toLowerCase(), request };
+  // Spelled out rather than spread: one object shape for every caller, built without a generic copy.
+  const caller: Caller = { address: id.address, apiKey: id.apiKey, signature: id.signature, timestampSec: id.timestampSec, account: id.address.toLowerCase(), request };
   callers.set(req, caller);
   return caller;
 }

@@ -13,11 +13,15 @@ export const MAX_BATCH_ORDERS = 15;
 
 const HEX_PREFIX = '(?:0[xX])?';
 
+// In each anyOf the form clients send comes first (decimal strings, hex strings): the validator records an error
+// object for every branch tried before the one that passes (allErrors, verbose), and a refusal reports the anyOf
+// itself (schemas.ts inputError), so the order changes only that allocation, never a verdict or a message.
+
 /** A uint256 as a decimal string (leading zeros allowed, up to 80 digits) or a JSON integer up to 2^53 − 1. */
 const uint = (description: string, max?: bigint): JsonSchema => ({
   anyOf: [
-    { type: 'integer', minimum: 0, maximum: max === undefined ? Number.MAX_SAFE_INTEGER : Math.min(Number(max), Number.MAX_SAFE_INTEGER) },
     { type: 'string', pattern: max === undefined ? UINT256_PATTERN : `^${digitsAtMost(max, 80)}$` },
+    { type: 'integer', minimum: 0, maximum: max === undefined ? Number.MAX_SAFE_INTEGER : Math.min(Number(max), Number.MAX_SAFE_INTEGER) },
   ],
   description,
 });
@@ -25,15 +29,15 @@ const uint = (description: string, max?: bigint): JsonSchema => ({
 /** An amount in base units: 1 to MAX_ORDER_AMOUNT, as a decimal string (leading zeros allowed) or a JSON integer. */
 const amount = (description: string): JsonSchema => ({
   anyOf: [
-    { type: 'integer', minimum: 1, maximum: MAX_ORDER_AMOUNT },
     { type: 'string', pattern: `^0{0,64}${uintUpTo(BigInt(MAX_ORDER_AMOUNT), { positive: true })}$` },
+    { type: 'integer', minimum: 1, maximum: MAX_ORDER_AMOUNT },
   ],
   description: `${description} Base units (6 decimals), 1 to ${MAX_ORDER_AMOUNT}.`,
 });
 
 /** bytes32 hex (0x optional), or "" / null / absent for zero. */
 const bytes32 = (description: string): JsonSchema => ({
-  anyOf: [{ type: 'null' }, { type: 'string', enum: [''] }, { type: 'string', pattern: `^${HEX_PREFIX}[0-9a-fA-F]{64}$` }],
+  anyOf: [{ type: 'string', pattern: `^${HEX_PREFIX}[0-9a-fA-F]{64}$` }, { type: 'string', enum: [''] }, { type: 'null' }],
   description: `${description} bytes32 hex; "" or null for zero.`,
 });
 
@@ -72,7 +76,7 @@ export const ORDER_ENVELOPE: JsonSchema = {
   properties: {
     order: SIGNED_ORDER,
     owner: { type: 'string', maxLength: 100, description: "The caller's API key." },
-    orderType: { anyOf: [{ type: 'null' }, { type: 'string', pattern: anyCase(['GTC', 'GTD', 'FOK', 'FAK']) }], description: 'GTC, GTD, FOK or FAK, any letter case; null or absent: GTC. Post-only orders are GTC or GTD (the engine refuses otherwise).' },
+    orderType: { anyOf: [{ type: 'string', pattern: anyCase(['GTC', 'GTD', 'FOK', 'FAK']) }, { type: 'null' }], description: 'GTC, GTD, FOK or FAK, any letter case; null or absent: GTC. Post-only orders are GTC or GTD (the engine refuses otherwise).' },
     postOnly: flag('Rest only: an order that would cross the book is refused.'),
     deferExec: flag('Accepted for compatibility; no effect.'),
   },
