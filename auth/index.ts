@@ -12,8 +12,8 @@ export { verifyOrderSignature, checkSignedOrder, signerPolicyProblem, recoveredS
 export type { VerifiedOrder } from './orderSignature.js';
 export { verifyL1Headers, clobAuthDigest, CLOB_AUTH_MESSAGE, CLOB_AUTH_TYPES, INVALID_L1_HEADERS } from './clobAuth.js';
 export type { L1Identity, L1Options } from './clobAuth.js';
-export { verifyL2Headers, signL2, l2SigningString, decodeSecret, decodeL2Signature, INVALID_API_KEY } from './l2Hmac.js';
-export type { L2Credentials, L2Identity, L2Options, L2Request } from './l2Hmac.js';
+export { verifyL2Headers, checkL2Headers, macMatches, L2_MAC_MISMATCH, signL2, l2SigningString, decodeSecret, decodeL2Signature, INVALID_API_KEY } from './l2Hmac.js';
+export type { L2Check, L2Credentials, L2Identity, L2Mac, L2Options, L2Request } from './l2Hmac.js';
 export { deriveApiKey, deriveSecrets, deriveCredentials, deriveBuilderSecrets } from './credentials.js';
 export { verifyBuilderHeaders, INVALID_BUILDER_KEY } from './builderHmac.js';
 export type { BuilderIdentity } from './builderHmac.js';

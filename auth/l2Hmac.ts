@@ -119,11 +119,52 @@ export function samePassphrase(a: string, b: string): boolean {
 
 const L2_SUFFIXES = ['address', 'api_key', 'passphrase', 'timestamp', 'signature'] as const;
 
+/** Why a request's POLY_SIGNATURE is refused when it is not the HMAC of the request. */
+export const L2_MAC_MISMATCH = 'POLY_SIGNATURE does not match: sign timestamp + METHOD + path (no query) + body with the base64url-decoded secret';
+
+/**
+ * The one HMAC comparison an L2 check may leave to be made elsewhere (checkL2Headers with deferMac): `presented`
+ * must equal HMAC-SHA256(key, message ‖ body), in constant time. macMatches() makes it; the order path makes it on
+ * the signature worker beside the order's signature (api/trading/macJob.ts packs it).
+ */
+export interface L2Mac {
+  readonly key: Buffer;
+  /** timestamp + METHOD + path, UTF-8. */
+  readonly message: string;
+  /** The raw body as received, signed when non-empty. */
+  readonly body: string | Uint8Array | undefined;
+  /** The 32 bytes POLY_SIGNATURE stands for. */
+  readonly presented: Buffer;
+}
+
+/** Whether the deferred HMAC holds. */
+export function macMatches(mac: L2Mac): boolean {
+  return timingSafeEqual(hmac(mac.key, mac.message, mac.body), mac.presented);
+}
+
+/** What checkL2Headers found: the identity, and the HMAC still to compare (undefined: compared already). */
+export interface L2Check {
+  readonly identity: L2Identity;
+  readonly mac: L2Mac | undefined;
+}
+
 /**
  * Verifies L2 headers against the request. `lookup` answers for live API keys only. Never throws (a lookup
  * that throws is the caller's fault and propagates).
  */
 export function verifyL2Headers(headers: HeaderBag, request: L2Request, lookup: (apiKey: string) => L2Credentials | undefined, options: L2Options): AuthResult<L2Identity> {
+  const checked = checkL2Headers(headers, request, lookup, options, false);
+  return checked.ok ? passed(checked.value.identity) : checked;
+}
+
+/**
+ * verifyL2Headers, except that with `deferMac` the HMAC comparison is left to the caller (returned as `mac`)
+ * when exactly one HMAC stands for the request: the method as signed (upper case) and a path without a query.
+ * Every other check (headers, freshness, key, address, passphrase, the signature's encoding) is made here, in
+ * the same order, so a request refused here is refused with the same reason either way. A caller that takes
+ * `mac` owns the verdict: until macMatches(mac) holds, the request is not authenticated.
+ */
+export function checkL2Headers(headers: HeaderBag, request: L2Request, lookup: (apiKey: string) => L2Credentials | undefined, options: L2Options, deferMac: boolean): AuthResult<L2Check> {
   const read = readAuthHeaders(headers, L2_SUFFIXES, INVALID_API_KEY);
   if (!read.ok) return read;
   const h = read.value;
@@ -137,6 +178,10 @@ export function verifyL2Headers(headers: HeaderBag, request: L2Request, lookup: 
   if (!sameText(passphrase, credentials.passphrase)) return failed(INVALID_API_KEY, 'wrong passphrase for this API key');
   const presented = decodeL2Signature(signature);
   if (presented === undefined) return failed(INVALID_API_KEY, 'POLY_SIGNATURE must be an HMAC-SHA256 in url-safe base64, base64 or hex');
-  if (!signatureMatches(credentials.secret, timestamp, request, presented)) return failed(INVALID_API_KEY, 'POLY_SIGNATURE does not match: sign timestamp + METHOD + path (no query) + body with the base64url-decoded secret');
-  return passed({ address: checksumAddress(credentials.address), apiKey, signature: presented.toString('hex'), timestampSec: Number(timestamp) });
+  const identity: L2Identity = { address: checksumAddress(credentials.address), apiKey, signature: presented.toString('hex'), timestampSec: Number(timestamp) };
+  if (deferMac && request.method === request.method.toUpperCase() && !request.path.includes('?')) {
+    return passed({ identity, mac: { key: decodeSecret(credentials.secret), message: timestamp + request.method + request.path, body: request.body, presented } });
+  }
+  if (!signatureMatches(credentials.secret, timestamp, request, presented)) return failed(INVALID_API_KEY, L2_MAC_MISMATCH);
+  return passed({ identity, mac: undefined });
 }

@@ -82,6 +82,12 @@ export interface RouteDef<Q = Record<string, unknown>, B = unknown> {
    * It throws to refuse; the handler may authenticate again (authenticate.ts remembers the answer per request).
    */
   readonly guard?: (req: ApiRequest<unknown, unknown>) => void;
+  /**
+   * Completes what the guard left for later (POST /order's HMAC comparison, made beside the order's signature):
+   * called before any refusal of a request that passed the guard, and throws the guard's refusal when the
+   * request fails it, which is then the answer. A no-op once the handler has judged it.
+   */
+  readonly confirm?: (req: ApiRequest<unknown, unknown>) => void;
   /** Schema of the 200 body; a string body with `{type: 'string'}` is sent as text/plain. */
   readonly response: JsonSchema;
   /** Rate-limit windows (rateLimits.ts) this route counts against, in addition to its surface's window. */

@@ -274,25 +274,40 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const run = (res: HttpResponse, state: RequestState, route: CompiledRoute, inc: Incoming, rawBody: string, query: URLSearchParams, q: Record<string, unknown>, startedAt: number): void => {
     const surface = route.def.surface;
     let result: Reply | Promise<Reply>;
+    const request: { -readonly [K in keyof ApiRequest]: ApiRequest[K] } = { method: inc.method, path: inc.path, params: inc.params, query: q, rawQuery: query, body: undefined, rawBody, headers: inc.headers, ip: inc.ip, receivedAt: startedAt };
+    let guarded = false;
+    // A refusal after the guard: what the guard left for later is judged first (RouteDef.confirm), and its
+    // refusal, if any, is the answer.
+    const refusal = (error: unknown): Reply => {
+      const confirm = route.def.confirm;
+      if (guarded && confirm !== undefined) {
+        try {
+          confirm(request);
+        } catch (refused) {
+          return toReply(surface, route, refused);
+        }
+      }
+      return toReply(surface, route, error);
+    };
     try {
-      const request: { -readonly [K in keyof ApiRequest]: ApiRequest[K] } = { method: inc.method, path: inc.path, params: inc.params, query: q, rawQuery: query, body: undefined, rawBody, headers: inc.headers, ip: inc.ip, receivedAt: startedAt };
       const guard = route.def.guard;
       if (guard !== undefined) {
         // The same request object goes on to the handler, so what the guard learnt is found again there.
         guard(request);
+        guarded = true;
         checkParams(route, inc.params);
         request.query = checkQuery(route, query);
       }
       request.body = checkBody(route, rawBody);
       result = route.def.handler(request);
     } catch (error) {
-      send(res, state, route, toReply(surface, route, error), startedAt);
+      send(res, state, route, refusal(error), startedAt);
       return;
     }
     if (result instanceof Promise) {
       result.then(
         (reply) => send(res, state, route, reply, startedAt),
-        (error: unknown) => send(res, state, route, toReply(surface, route, error), startedAt),
+        (error: unknown) => send(res, state, route, refusal(error), startedAt),
       );
     } else {
       send(res, state, route, result, startedAt);

@@ -7,7 +7,7 @@
 //   read-only key with POLY_ADDRESS (auth/readonlyKey.ts), reading exactly what the key's owner reads.
 // - builderOf: the optional builder headers (auth/builderHmac.ts) beside L2 headers; invalid ones are a 401.
 
-import { presentedKeyKind, verifyBuilderHeaders, verifyL1Headers, verifyL2Headers, verifyReadonlyHeaders, type BuilderIdentity, type L1Identity, type L2Identity } from '../../auth/index.js';
+import { checkL2Headers, L2_MAC_MISMATCH, macMatches, presentedKeyKind, verifyBuilderHeaders, verifyL1Headers, verifyReadonlyHeaders, INVALID_API_KEY, type BuilderIdentity, type L1Identity, type L2Identity, type L2Mac } from '../../auth/index.js';
 import type { SignedRequest } from '../../engine/index.js';
 import { ApiError } from '../http/apiErrors.js';
 import type { ApiRequest } from '../http/apiTypes.js';
@@ -35,27 +35,59 @@ function refused(error: string, detail: string): ApiError {
 const callers = new WeakMap<object, Caller>();
 const builders = new WeakMap<object, { readonly builder: BuilderIdentity | undefined }>();
 
-/** Verifies the L2 (HMAC) headers of `req` over its method, path and raw body. Throws a 401 ApiError. */
-export function requireL2(req: ApiRequest<unknown, unknown>, deps: TradingDeps): Caller {
+// HMACs a guard left to be compared later (requireL2 with deferMac), by request: takeDeferredMac() hands one
+// to whoever compares it, confirmL2() compares what is still here.
+const deferredMacs = new WeakMap<object, L2Mac>();
+
+/**
+ * Verifies the L2 (HMAC) headers of `req` over its method, path and raw body. Throws a 401 ApiError.
+ *
+ * With `deferMac`, the HMAC comparison itself may be left for later (auth/l2Hmac.ts checkL2Headers): POST /order
+ * compares it on the signature worker with the order's signature (orderIntake.ts), off the request thread.
+ * Until then the request is not authenticated, so whatever would refuse it first calls confirmL2, and a bad
+ * HMAC is still the 401 it was, ahead of every later refusal (the HTTP server calls the route's `confirm` on
+ * any refusal after its guard).
+ */
+export function requireL2(req: ApiRequest<unknown, unknown>, deps: TradingDeps, deferMac = false): Caller {
   const known = callers.get(req);
   if (known !== undefined) return known;
-  const result = verifyL2Headers(
+  const result = checkL2Headers(
     req.headers,
     { method: req.method, path: req.path, body: req.rawBody },
     (apiKey) => deps.registry.lookup(apiKey),
     { freshnessSec: deps.settings.authFreshnessSec, nowSec: Math.floor(deps.clock() / 1000) },
+    deferMac,
   );
   if (!result.ok) {
     // Looked at only once L2 failed, so that the order path pays nothing for it.
     if (presentedKeyKind(req.headers) === 'readonly') throw new ApiError('readonly_key_refused');
     throw refused(result.error, result.detail);
   }
-  const id = result.value;
+  const id = result.value.identity;
+  if (result.value.mac !== undefined) deferredMacs.set(req, result.value.mac);
   const request = { id: id.signature, signedAt: id.timestampSec * 1000, until: (id.timestampSec + deps.settings.authFreshnessSec + 1) * 1000 };
   // Spelled out rather than spread: one object shape for every caller, built without a generic copy.
   const caller: Caller = { address: id.address, apiKey: id.apiKey, signature: id.signature, timestampSec: id.timestampSec, account: id.address.toLowerCase(), request };
   callers.set(req, caller);
   return caller;
+}
+
+/** The HMAC requireL2 left for `req`, now the caller's to compare (refusing with macRefusal() when it fails). */
+export function takeDeferredMac(req: ApiRequest<unknown, unknown>): L2Mac | undefined {
+  const mac = deferredMacs.get(req);
+  deferredMacs.delete(req);
+  return mac;
+}
+
+/** Compares the HMAC requireL2 left for `req`, if any is left. Throws the 401 of a bad HMAC. */
+export function confirmL2(req: ApiRequest<unknown, unknown>): void {
+  const mac = takeDeferredMac(req);
+  if (mac !== undefined && !macMatches(mac)) throw macRefusal();
+}
+
+/** The 401 of a request whose POLY_SIGNATURE is not its HMAC, as requireL2 throws it. */
+export function macRefusal(): ApiError {
+  return refused(INVALID_API_KEY, L2_MAC_MISMATCH);
 }
 
 /** The caller of a private read: its lower-case account, and how it authenticated. */

@@ -1,7 +1,8 @@
 // Everything POST /order checks before the engine sees an order, in this order (cheap checks first, the
 // signature recovery last): the body's shape, `owner` = the caller's API key, the signed order's fields,
 // `signer` = the key's address, the maker policy, the order's timestamp window, the optional conditionId,
-// then the EIP-712 signature (hashed and recovered by deps.signatures, on a worker thread by default, while
+// then the EIP-712 signature, and with it the request's L2 HMAC when the route's guard left it (hashed, recovered
+// and compared by deps.signatures, on a worker thread by default, while
 // the checks that need the order id wait for it). What comes out is the engine's PlaceOrder command. Every refusal is an
 // ApiError with the public CLOB's text (upstream-conventions §2.5).
 //
@@ -9,11 +10,12 @@
 // need an authorisation of the signer by the maker that the operator registered (engine.signerAuthorized);
 // type 3 (ERC-1271) is refused (there is no chain to ask the contract).
 
-import { parseOrderPayload, ZERO_BYTES32, type SignedOrder } from '../../auth/index.js';
+import { macMatches, parseOrderPayload, ZERO_BYTES32, type L2Mac, type SignedOrder } from '../../auth/index.js';
 import { MAX_ORDER_AMOUNT, type OrderType, type PlaceOrder } from '../../engine/index.js';
 import { ApiError } from '../http/apiErrors.js';
 import { CONDITION_ID } from '../http/rootRules.js';
-import type { Caller } from './authenticate.js';
+import { macRefusal, type Caller } from './authenticate.js';
+import type { CheckVerdict } from './signatureChecks.js';
 import type { TradingDeps } from './tradingDeps.js';
 
 export type PlaceOrderSubmission = Omit<PlaceOrder, 'time'>;
@@ -43,8 +45,13 @@ function amount(value: bigint, name: string): number {
   return Number(value);
 }
 
-/** The checked PlaceOrder of one POST /order body (an element of POST /orders), or a thrown ApiError. */
-export async function admitOrder(body: unknown, caller: Caller, deps: TradingDeps): Promise<PlaceOrderSubmission> {
+/**
+ * The checked PlaceOrder of one POST /order body (an element of POST /orders), or a thrown ApiError.
+ * `takeMac` hands over the request's HMAC when its guard left it to be compared (authenticate.ts): it goes to
+ * the signature check with the order, and a mismatch is the 401 before any refusal that follows the check.
+ * It is taken only when the check is asked for, so a refusal before that leaves it to the route's confirm.
+ */
+export async function admitOrder(body: unknown, caller: Caller, deps: TradingDeps, takeMac: () => L2Mac | undefined = () => undefined): Promise<PlaceOrderSubmission> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('the body must be a JSON object {order, owner, orderType}');
   const b = body as Readonly<Record<string, unknown>>;
   const type = orderType(b.orderType);
@@ -69,7 +76,16 @@ export async function admitOrder(body: unknown, caller: Caller, deps: TradingDep
   if (order.expiration > BigInt(Number.MAX_SAFE_INTEGER)) throw invalid('expiration is too large');
   const makerAmount = amount(order.makerAmount, 'makerAmount');
   const takerAmount = amount(order.takerAmount, 'takerAmount');
-  const verdict = await deps.signatures.check(order, ref?.market.params.negRisk ?? false);
+  const mac = takeMac();
+  let verdict: CheckVerdict;
+  try {
+    verdict = await deps.signatures.check(order, ref?.market.params.negRisk ?? false, mac);
+  } catch (error) {
+    // No verdict (a signature worker failed): the HMAC is compared here, so a forged request is still a 401.
+    if (mac !== undefined && !macMatches(mac)) throw macRefusal();
+    throw error;
+  }
+  if (verdict.macRefused === true) throw macRefusal();
   if (verdict.orderId === '') throw invalid(verdict.detail);
   const orderId = verdict.orderId;
   const nowMs = deps.clock();

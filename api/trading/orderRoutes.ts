@@ -12,7 +12,7 @@
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type RouteDef } from '../http/apiTypes.js';
 import { apiKeyRateKey } from '../http/rateLimiter.js';
-import { builderOf, requireL2, type Caller } from './authenticate.js';
+import { builderOf, confirmL2, requireL2, takeDeferredMac, type Caller } from './authenticate.js';
 import { attributed } from './builderCodes.js';
 import { admitOrder, type PlaceOrderSubmission } from './orderIntake.js';
 import { MAX_BATCH_ORDERS, ORDER_BODY, ORDERS_BODY } from './orderSchemas.js';
@@ -39,15 +39,26 @@ export function orderRoutes(deps: TradingDeps): RouteDef[] {
     requireL2(req, deps);
     builderOf(req, deps);
   };
+  // POST /order leaves its HMAC comparison to the signature worker (authenticate.ts requireL2 with deferMac):
+  // admitOrder hands it over with the order's signature, and any refusal before that compares it here first.
+  const orderGuard = (req: Parameters<NonNullable<RouteDef['guard']>>[0]): void => {
+    requireL2(req, deps, true);
+    try {
+      builderOf(req, deps);
+    } catch (error) {
+      confirmL2(req);
+      throw error;
+    }
+  };
   return [
     {
       method: 'POST', path: '/order', surface: 'clob',
       summary: 'Place a signed V2 order. Body {order, owner, orderType: GTC|GTD|FOK|FAK, postOnly?, deferExec?}',
-      response: ORDER_RESPONSE_SCHEMA, limits: ORDER_LIMITS, errors: ORDER_ERRORS, guard, body: ORDER_BODY,
+      response: ORDER_RESPONSE_SCHEMA, limits: ORDER_LIMITS, errors: ORDER_ERRORS, guard: orderGuard, confirm: confirmL2, body: ORDER_BODY,
       handler: async (req) => {
-        const caller = requireL2(req, deps);
+        const caller = requireL2(req, deps, true);
         const builder = builderOf(req, deps)?.address;
-        const command = attributed(await admitOrder(req.body, caller, deps), builder);
+        const command = attributed(await admitOrder(req.body, caller, deps, () => takeDeferredMac(req)), builder);
         const result = placementResult(command.orderId, await deps.host.submit(command));
         if (result instanceof ApiError) throw result;
         return ok(result);

@@ -7,19 +7,36 @@
 // instead of the messages multiplying (each message costs this thread ~10 µs however small). With no
 // workers they run inline on the same packed form. Both give the verdicts of the reference checkOne (test/trading/signatureChecks.test.ts).
 //
+// A check may carry its request's L2 HMAC (macJob.ts): the worker compares it beside the signature, and the
+// verdict says macRefused when it does not match; inline, and for the orders judged before recovery, it is
+// compared here.
+//
 // A worker that fails is replaced; the checks it held are rejected (their requests answer 500 and nothing
 // reaches the engine).
 
 import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../../threads/moduleWorker.js';
-import { OrderHasher, type OrderDomainConfig, type SignedOrder } from '../../auth/index.js';
+import { macMatches, OrderHasher, type L2Mac, type OrderDomainConfig, type SignedOrder } from '../../auth/index.js';
 import { JOB_BYTES, finishCheck, prepareCheck, verdictOf, type SignatureJob, type SignatureVerdict } from './signatureCheck.js';
+import { packMacs } from './macJob.js';
 import type { SignatureBatch, SignatureBatchResult } from './signatureWorker.js';
 
 export type { SignatureVerdict } from './signatureCheck.js';
 
+/** A signature verdict, and whether the request's HMAC asked for with it failed. */
+export interface CheckVerdict extends SignatureVerdict {
+  /** Set when the HMAC given with the check does not match its request; absent otherwise (or none given). */
+  readonly macRefused?: true;
+}
+
+/** `verdict`, marked when `mac` was given and does not match (judged on this thread). */
+function withMac(verdict: SignatureVerdict, mac: L2Mac | undefined): CheckVerdict {
+  return mac === undefined || macMatches(mac) ? verdict : { ...verdict, macRefused: true };
+}
+
 export interface SignatureChecker {
-  check(order: SignedOrder, negRisk: boolean): Promise<SignatureVerdict>;
+  /** The order's verdict; with `mac`, also whether the request's HMAC matches (CheckVerdict.macRefused). */
+  check(order: SignedOrder, negRisk: boolean, mac?: L2Mac): Promise<CheckVerdict>;
   close(): Promise<void>;
 }
 
@@ -30,12 +47,12 @@ export class InlineSignatureChecker implements SignatureChecker {
     this.hasher = new OrderHasher(domains);
   }
 
-  check(order: SignedOrder, negRisk: boolean): Promise<SignatureVerdict> {
+  check(order: SignedOrder, negRisk: boolean, mac?: L2Mac): Promise<CheckVerdict> {
     const packed = Buffer.alloc(JOB_BYTES);
     const early = prepareCheck(this.hasher, { order, negRisk }, packed, 0);
-    if (early !== undefined) return Promise.resolve(early);
+    if (early !== undefined) return Promise.resolve(withMac(early, mac));
     const { id, problem } = finishCheck(this.hasher, packed, 0);
-    return Promise.resolve(verdictOf(id, 0, problem));
+    return Promise.resolve(withMac(verdictOf(id, 0, problem), mac));
   }
 
   close(): Promise<void> {
@@ -60,7 +77,7 @@ export class WorkerSignatureChecker implements SignatureChecker {
   private readonly slots: Slot[] = [];
   /** For the orders judged before recovery, on this thread. */
   private readonly hasher: OrderHasher;
-  private pending: { job: SignatureJob; resolve: (v: SignatureVerdict) => void; reject: (e: Error) => void }[] = [];
+  private pending: { job: SignatureJob; mac: L2Mac | undefined; resolve: (v: CheckVerdict) => void; reject: (e: Error) => void }[] = [];
   private scheduled = false;
   private nextBatch = 1;
   private sent = 0;
@@ -105,10 +122,10 @@ export class WorkerSignatureChecker implements SignatureChecker {
     return slot;
   }
 
-  check(order: SignedOrder, negRisk: boolean): Promise<SignatureVerdict> {
+  check(order: SignedOrder, negRisk: boolean, mac?: L2Mac): Promise<CheckVerdict> {
     if (this.closed) return Promise.reject(new Error('the signature checker is closed'));
     return new Promise((resolve, reject) => {
-      this.pending.push({ job: { order, negRisk }, resolve, reject });
+      this.pending.push({ job: { order, negRisk }, mac, resolve, reject });
       this.schedule();
     });
   }
@@ -148,12 +165,18 @@ export class WorkerSignatureChecker implements SignatureChecker {
     // ArrayBuffer can be moved to the worker.
     const jobs = Buffer.alloc(items.length * JOB_BYTES);
     const packed: typeof items = [];
+    const macs: [number, L2Mac][] = [];
     for (const item of items) {
       const early = prepareCheck(this.hasher, item.job, jobs, packed.length * JOB_BYTES);
-      if (early === undefined) packed.push(item);
-      else item.resolve(early);
+      if (early !== undefined) {
+        item.resolve(withMac(early, item.mac));
+        continue;
+      }
+      if (item.mac !== undefined) macs.push([packed.length, item.mac]);
+      packed.push(item);
     }
     if (packed.length === 0) return;
+    const macRecords = macs.length === 0 ? undefined : packMacs(macs);
     const batch = this.nextBatch++;
     slot.batches.set(batch, {
       resolve: (result) => {
@@ -163,12 +186,16 @@ export class WorkerSignatureChecker implements SignatureChecker {
           return;
         }
         const problems = new Map(result.problems);
-        packed.forEach((item, i) => item.resolve(verdictOf(ids, i * 32, problems.get(i))));
+        const refused = new Set(result.macsRefused);
+        packed.forEach((item, i) => {
+          const verdict = verdictOf(ids, i * 32, problems.get(i));
+          item.resolve(refused.has(i) ? { ...verdict, macRefused: true } : verdict);
+        });
       },
       reject: (error) => packed.forEach((item) => item.reject(error)),
     });
-    const message: SignatureBatch = { batch, count: packed.length, jobs: jobs.buffer };
-    slot.worker.postMessage(message, [jobs.buffer]);
+    const message: SignatureBatch = { batch, count: packed.length, jobs: jobs.buffer, macs: macRecords?.buffer };
+    slot.worker.postMessage(message, macRecords === undefined ? [jobs.buffer] : [jobs.buffer, macRecords.buffer]);
     this.sent += 1;
   }
 

@@ -1,17 +1,20 @@
 // Worker side of the signature checks (signatureChecks.ts): for each batch of packed jobs (signatureCheck.ts)
 // sent by the request thread, the order ids (32 bytes each, in one buffer moved back without copying) and
-// the failures by index.
+// the failures by index, and the indexes whose request HMAC (macJob.ts) does not match.
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { OrderHasher, type OrderDomainConfig } from '../../auth/index.js';
 import { nameThisThread } from '../../threads/threadName.js';
 import { JOB_BYTES, finishCheck } from './signatureCheck.js';
+import { refusedMacs } from './macJob.js';
 
 export interface SignatureBatch {
   readonly batch: number;
   readonly count: number;
   /** `count` packed jobs of JOB_BYTES, from offset 0. */
   readonly jobs: ArrayBuffer;
+  /** The HMACs of some of the jobs (macJob.ts packMacs), when any. */
+  readonly macs: ArrayBuffer | undefined;
 }
 
 export interface SignatureBatchResult {
@@ -20,6 +23,8 @@ export interface SignatureBatchResult {
   readonly ids: ArrayBuffer;
   /** [job index, why it failed] for the jobs that failed. */
   readonly problems: readonly (readonly [number, string])[];
+  /** The indexes of the jobs whose HMAC does not match. */
+  readonly macsRefused: readonly number[];
 }
 
 const port = parentPort;
@@ -35,6 +40,7 @@ port.on('message', (message: SignatureBatch) => {
     id.copy(ids, i * 32);
     if (problem !== undefined) problems.push([i, problem]);
   }
-  const result: SignatureBatchResult = { batch: message.batch, ids: ids.buffer, problems };
+  const macsRefused = message.macs === undefined ? [] : refusedMacs(Buffer.from(message.macs));
+  const result: SignatureBatchResult = { batch: message.batch, ids: ids.buffer, problems, macsRefused };
   port.postMessage(result, [ids.buffer]);
 });

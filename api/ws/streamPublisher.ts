@@ -261,17 +261,19 @@ export class StreamPublisher {
   }
 
   private trade(e: TradeExecuted, bucket: number): void {
-    const txHash = transactionHashOf(e.tradeId);
+    // Hashed only when some subscriber is sent the trade (a SHA-256 per trade otherwise spent for nobody).
+    let hashed: string | undefined;
+    const txHash = (): string => (hashed ??= transactionHashOf(e.tradeId));
     const tokens = this.engine.market(e.conditionId)?.tokenIds;
     if (tokens !== undefined) {
-      for (const outcome of [0, 1] as const) this.send(tokenTopic(tokens[outcome]), () => lastTradePriceEvent(e, outcome, tokens[outcome], txHash));
+      for (const outcome of [0, 1] as const) this.send(tokenTopic(tokens[outcome]), () => lastTradePriceEvent(e, outcome, tokens[outcome], txHash()));
     }
     const labels = this.labels(e.conditionId);
     for (const [side, traderSide] of [[e.taker, 'TAKER'], [e.maker, 'MAKER']] as const) {
       let json: string | undefined;
       for (const topic of [userTopic(side.owner), userMarketTopic(side.owner, e.conditionId)]) {
         if (this.fanout.subscribers(topic) === 0) continue;
-        json ??= JSON.stringify(tradeEvent(e, bucket, traderSide, labels, txHash));
+        json ??= JSON.stringify(tradeEvent(e, bucket, traderSide, labels, txHash()));
         this.fanout.publish(topic, json);
       }
     }

@@ -1,0 +1,84 @@
+// The L2 HMAC comparisons that travel with a batch of signature checks (signatureChecks.ts): POST /order leaves
+// its request's HMAC to the signature worker (authenticate.ts requireL2 with deferMac), which compares it beside
+// the order's signature, so the request thread neither hashes the body nor touches OpenSSL's HMAC for it.
+//
+// A batch's HMACs are one buffer, moved to the worker without copying; each record:
+//   u32 index of the job in the batch | u16 key length | key | 32 bytes presented |
+//   u32 message length | message (UTF-8) | u32 body length | body
+// The worker's answer is the indexes whose HMAC does not match. refusedMacs() judges exactly as
+// auth/l2Hmac.ts macMatches() does (test/trading/macJob.test.ts): HMAC-SHA256(key, message ‖ body), compared
+// in constant time.
+
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { L2Mac } from '../../auth/index.js';
+
+const PRESENTED_BYTES = 32;
+
+function bodyBytes(body: string | Uint8Array | undefined): number {
+  if (body === undefined) return 0;
+  return typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.byteLength;
+}
+
+/** Bytes of `mac`'s record. */
+export function macRecordBytes(mac: L2Mac): number {
+  return 4 + 2 + mac.key.length + PRESENTED_BYTES + 4 + Buffer.byteLength(mac.message, 'utf8') + 4 + bodyBytes(mac.body);
+}
+
+/** Writes `mac`'s record for job `index` at `offset` of `out`; returns the offset after it. */
+export function writeMacRecord(out: Buffer, offset: number, index: number, mac: L2Mac): number {
+  if (mac.key.length > 0xffff) throw new RangeError('an HMAC key longer than 65,535 bytes');
+  if (mac.presented.length !== PRESENTED_BYTES) throw new RangeError('a presented HMAC must be 32 bytes');
+  let at = out.writeUInt32LE(index, offset);
+  at = out.writeUInt16LE(mac.key.length, at);
+  at += mac.key.copy(out, at);
+  at += mac.presented.copy(out, at);
+  const messageLength = out.write(mac.message, at + 4, 'utf8');
+  out.writeUInt32LE(messageLength, at);
+  at += 4 + messageLength;
+  const body = mac.body;
+  let length = 0;
+  if (typeof body === 'string') length = out.write(body, at + 4, 'utf8');
+  else if (body !== undefined) {
+    out.set(body, at + 4);
+    length = body.byteLength;
+  }
+  out.writeUInt32LE(length, at);
+  return at + 4 + length;
+}
+
+/** The HMACs of `macs` (records from offset 0 to its end), packed for a batch: the buffer owns its ArrayBuffer. */
+export function packMacs(macs: readonly (readonly [number, L2Mac])[]): Buffer<ArrayBuffer> {
+  let bytes = 0;
+  for (const [, mac] of macs) bytes += macRecordBytes(mac);
+  // allocUnsafeSlow: never a slice of the shared pool, so its ArrayBuffer can be moved to the worker; every byte
+  // is written below.
+  const out = Buffer.allocUnsafeSlow(bytes);
+  let offset = 0;
+  for (const [index, mac] of macs) offset = writeMacRecord(out, offset, index, mac);
+  return out;
+}
+
+/** The job indexes of `records` (packMacs' form) whose HMAC does not match. */
+export function refusedMacs(records: Buffer): number[] {
+  const refused: number[] = [];
+  let at = 0;
+  while (at < records.length) {
+    const index = records.readUInt32LE(at);
+    const keyLength = records.readUInt16LE(at + 4);
+    at += 6;
+    const key = records.subarray(at, at + keyLength);
+    at += keyLength;
+    const presented = records.subarray(at, at + PRESENTED_BYTES);
+    at += PRESENTED_BYTES;
+    const messageLength = records.readUInt32LE(at);
+    const message = records.subarray(at + 4, at + 4 + messageLength);
+    at += 4 + messageLength;
+    const bodyLength = records.readUInt32LE(at);
+    const body = records.subarray(at + 4, at + 4 + bodyLength);
+    at += 4 + bodyLength;
+    const mac = createHmac('sha256', key).update(message);
+    if (bodyLength > 0) mac.update(body);
+    if (!timingSafeEqual(mac.digest(), presented)) refused.push(index);
+  }
+  return refused;
+}
