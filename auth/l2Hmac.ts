@@ -69,8 +69,8 @@ export function l2SigningString(timestamp: string, method: string, path: string,
   return timestamp + method + path + (body ?? '');
 }
 
-function hmac(key: Buffer, prefix: string, body: string | Uint8Array | undefined): Buffer {
-  const mac = createHmac('sha256', key).update(prefix, 'utf8');
+function hmac(key: Uint8Array, prefix: string | Uint8Array, body: string | Uint8Array | undefined): Buffer {
+  const mac = typeof prefix === 'string' ? createHmac('sha256', key).update(prefix, 'utf8') : createHmac('sha256', key).update(prefix);
   if (body !== undefined && body.length > 0) mac.update(body);
   return mac.digest();
 }
@@ -128,13 +128,13 @@ export const L2_MAC_MISMATCH = 'POLY_SIGNATURE does not match: sign timestamp + 
  * the signature worker beside the order's signature (api/trading/macJob.ts packs it).
  */
 export interface L2Mac {
-  readonly key: Buffer;
-  /** timestamp + METHOD + path, UTF-8. */
-  readonly message: string;
+  readonly key: Uint8Array;
+  /** timestamp + METHOD + path (text, or its UTF-8 bytes). */
+  readonly message: string | Uint8Array;
   /** The raw body as received, signed when non-empty. */
   readonly body: string | Uint8Array | undefined;
   /** The 32 bytes POLY_SIGNATURE stands for. */
-  readonly presented: Buffer;
+  readonly presented: Uint8Array;
 }
 
 /** Whether the deferred HMAC holds. */

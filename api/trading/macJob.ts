@@ -5,12 +5,10 @@
 // A batch's HMACs are one buffer, moved to the worker without copying; each record:
 //   u32 index of the job in the batch | u16 key length | key | 32 bytes presented |
 //   u32 message length | message (UTF-8) | u32 body length | body
-// The worker's answer is the indexes whose HMAC does not match. refusedMacs() judges exactly as
-// auth/l2Hmac.ts macMatches() does (test/trading/macJob.test.ts): HMAC-SHA256(key, message ‖ body), compared
-// in constant time.
+// The worker's answer is the indexes whose HMAC does not match, judged by auth/l2Hmac.ts macMatches() on the
+// record's bytes (test/trading/macJob.test.ts).
 
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { L2Mac } from '../../auth/index.js';
+import { macMatches, type L2Mac } from '../../auth/index.js';
 
 const PRESENTED_BYTES = 32;
 
@@ -21,7 +19,7 @@ function bodyBytes(body: string | Uint8Array | undefined): number {
 
 /** Bytes of `mac`'s record. */
 export function macRecordBytes(mac: L2Mac): number {
-  return 4 + 2 + mac.key.length + PRESENTED_BYTES + 4 + Buffer.byteLength(mac.message, 'utf8') + 4 + bodyBytes(mac.body);
+  return 4 + 2 + mac.key.length + PRESENTED_BYTES + 4 + bodyBytes(mac.message) + 4 + bodyBytes(mac.body);
 }
 
 /** Writes `mac`'s record for job `index` at `offset` of `out`; returns the offset after it. */
@@ -30,17 +28,21 @@ export function writeMacRecord(out: Buffer, offset: number, index: number, mac: 
   if (mac.presented.length !== PRESENTED_BYTES) throw new RangeError('a presented HMAC must be 32 bytes');
   let at = out.writeUInt32LE(index, offset);
   at = out.writeUInt16LE(mac.key.length, at);
-  at += mac.key.copy(out, at);
-  at += mac.presented.copy(out, at);
-  const messageLength = out.write(mac.message, at + 4, 'utf8');
-  out.writeUInt32LE(messageLength, at);
-  at += 4 + messageLength;
-  const body = mac.body;
+  out.set(mac.key, at);
+  at += mac.key.length;
+  out.set(mac.presented, at);
+  at += PRESENTED_BYTES;
+  at = writeSized(out, at, mac.message);
+  return writeSized(out, at, mac.body);
+}
+
+/** Writes `data` (UTF-8 for text) after its u32 length at `at`; returns the offset after it. */
+function writeSized(out: Buffer, at: number, data: string | Uint8Array | undefined): number {
   let length = 0;
-  if (typeof body === 'string') length = out.write(body, at + 4, 'utf8');
-  else if (body !== undefined) {
-    out.set(body, at + 4);
-    length = body.byteLength;
+  if (typeof data === 'string') length = out.write(data, at + 4, 'utf8');
+  else if (data !== undefined) {
+    out.set(data, at + 4);
+    length = data.byteLength;
   }
   out.writeUInt32LE(length, at);
   return at + 4 + length;
@@ -76,9 +78,7 @@ export function refusedMacs(records: Buffer): number[] {
     const bodyLength = records.readUInt32LE(at);
     const body = records.subarray(at + 4, at + 4 + bodyLength);
     at += 4 + bodyLength;
-    const mac = createHmac('sha256', key).update(message);
-    if (bodyLength > 0) mac.update(body);
-    if (!timingSafeEqual(mac.digest(), presented)) refused.push(index);
+    if (!macMatches({ key, message, body, presented })) refused.push(index);
   }
   return refused;
 }
