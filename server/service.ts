@@ -12,6 +12,9 @@ import type { EngineHost } from '../host/engineHost.js';
 import type { LogRecord } from '../log/eventLog.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
 import { Projector } from '../projections/projector.js';
+import { ProjectorThread } from '../projections/projectorThread.js';
+import { Journal } from '../log/journal/journal.js';
+import type { ProjectionProgress } from '../api/trading/tradingDeps.js';
 import { LiveReadModel } from '../projections/live/liveReadModel.js';
 import { NotificationStore } from '../projections/notifications/notificationStore.js';
 import { NotificationSnapshots } from '../projections/notifications/notificationSnapshots.js';
@@ -58,7 +61,7 @@ export interface RunningService {
   readonly uwsNative: boolean;
   readonly engine: EngineHost;
   readonly engineService: EngineService;
-  readonly projector: Projector;
+  readonly projector: ServiceProjector;
   readonly catalog: CatalogService;
   readonly markets: MarketIndex;
   readonly reads: ReadContext;
@@ -83,6 +86,14 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** The projector as the service runs it: on its own thread (projections/projectorThread.ts) or on this one. */
+export interface ServiceProjector extends ProjectionProgress {
+  /** Starts projecting (after the read model restored itself as of `position`). */
+  run(): void;
+  /** Projects up to `to`, records the progress and stops. */
+  stop(to: number): Promise<void>;
+}
+
 export async function startService(config: Config, logger: Logger, hooks: ServiceHooks = {}): Promise<RunningService> {
   const clock = hooks.clock ?? Date.now;
   const uws = loadUws(config.allowSlowUws);
@@ -95,14 +106,23 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   // they stood before the batch), then the projector's hand-over (it builds the records at once between its
   // commits, and reads the log for whatever it was not handed: the records made durable before it existed, or
   // after it fell behind). They are built after the engine; until then their registrations pass the batches by.
-  const late: { projector?: Projector; live?: LiveReadModel; notifications?: NotificationStore; publisher?: StreamPublisher; markets?: MarketIndex } = {};
+  const late: { projector?: Projector; projectorThread?: ProjectorThread; live?: LiveReadModel; notifications?: NotificationStore; publisher?: StreamPublisher; markets?: MarketIndex } = {};
   const follower = new DurableFollower((consumer, error) => logger.error({ err: error, consumer }, 'a consumer of the durable records failed'));
   follower.register({ name: 'read model', accept: (records) => late.live?.offer(records) });
   follower.register({ name: 'notifications', accept: (records) => late.notifications?.offer(records) });
   if (hooks.onDurable !== undefined) follower.register({ name: 'durable hook', accept: hooks.onDurable });
   follower.register({ name: 'WebSocket publisher', accept: (records) => late.publisher?.publish(records) });
   if (hooks.onPublished !== undefined) follower.register({ name: 'published hook', accept: hooks.onPublished });
-  follower.register({ name: 'projector', accept: (records) => late.projector?.offer(records) });
+  // The projector on the request thread is handed the records; on its own thread it is told the durable end
+  // (an atomic store) and reads them from the journal.
+  follower.register({
+    name: 'projector',
+    accept: (records) => {
+      late.projector?.offer(records);
+      const last = records[records.length - 1];
+      if (last !== undefined) late.projectorThread?.durable(last.pos);
+    },
+  });
   metrics.watchFollower(follower);
   const engineService = await startEngineService(config, {
     clock: hooks.engineClock ?? clock,
@@ -138,9 +158,52 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
 
   const clickhouseHttp = config.clickhouseHttpPort === undefined ? undefined : await startClickHouseEndpoint(config, ch, logger);
 
-  const projector = new Projector(ch, db, engineService.log, { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), lightLoad: PROJECTION_LIGHT_LOAD, bookHistoryRetentionDays: config.bookHistoryRetentionDays });
-  late.projector = projector;
-  await projector.start();
+  const projectorOptions = { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), lightLoad: PROJECTION_LIGHT_LOAD, bookHistoryRetentionDays: config.bookHistoryRetentionDays };
+  const log = engineService.log;
+  let projector: ServiceProjector;
+  if (config.projectorThread && config.liveReads && log instanceof Journal) {
+    const thread = ProjectorThread.launch({
+      client: ch,
+      db,
+      journalDir: log.dir,
+      durableEnd: log.lastPos,
+      options: projectorOptions,
+      onFailure: (error) => logger.error({ err: error }, 'projector stopped'),
+    });
+    late.projectorThread = thread;
+    await thread.ready;
+    projector = {
+      get position() {
+        return thread.position;
+      },
+      waitFor: (pos, timeoutMs) => thread.waitFor(pos, timeoutMs),
+      run: () => thread.run(),
+      stop: (to) => thread.stop(to),
+    };
+  } else {
+    const onMain = new Projector(ch, db, log, projectorOptions);
+    late.projector = onMain;
+    await onMain.start();
+    const stopRun = new AbortController();
+    let running: Promise<void> | undefined;
+    projector = {
+      get position() {
+        return onMain.position;
+      },
+      waitFor: (pos, timeoutMs) => onMain.waitFor(pos, timeoutMs),
+      run: () => {
+        running ??= onMain.run(stopRun.signal).catch((error: unknown) => logger.error({ err: error }, 'projector stopped'));
+      },
+      stop: async (to) => {
+        try {
+          await onMain.catchUpTo(log, to);
+        } finally {
+          stopRun.abort();
+          await running;
+        }
+      },
+    };
+  }
   // Restored as of the projector's committed position before the projector writes anything newer.
   const live = config.liveReads
     ? new LiveReadModel(engineService.log, {
@@ -166,8 +229,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const notificationsStart = await notifications.start();
   for (const reason of notificationsStart.skipped) logger.warn({ reason }, 'notifications snapshot skipped');
   logger.info({ snapshotPos: notificationsStart.snapshotPos, pos: notifications.position }, 'notifications restored');
-  const projectorStop = new AbortController();
-  const projectorRun = projector.run(projectorStop.signal).catch((error: unknown) => logger.error({ err: error }, 'projector stopped'));
+  projector.run();
   // The embedded ClickHouse's threads below the order path's (--clickhouse-nice); its pools exist by now and
   // the threads they add later are set within a second.
   const clickhouseNice = config.clickhouseMode === 'embedded' && config.clickhouseNice > 0 ? keepForeignThreadsNiced(config.clickhouseNice, (error) => logger.warn({ err: error }, 'the embedded ClickHouse threads keep their CPU priority')) : undefined;
@@ -237,9 +299,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
       await host.idle();
       // Its last snapshot, at the last durable position: the next start reads no log before it.
       await notifications.close().catch((error: unknown) => logger.error({ err: error }, 'notifications snapshot at shutdown failed'));
-      await projector.catchUpTo(engineService.log, host.position).catch((error: unknown) => logger.error({ err: error }, 'projector catch-up at shutdown failed'));
-      projectorStop.abort();
-      await projectorRun;
+      await projector.stop(host.position).catch((error: unknown) => logger.error({ err: error }, 'projector catch-up at shutdown failed'));
       await engineService.close();
       clickhouseNice?.stop();
       metrics.close();

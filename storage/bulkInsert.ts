@@ -39,7 +39,8 @@ export function useSpoolDir(client: ClickHouseClient, dir: string): void {
   (client as unknown as Spooled)[SPOOL_DIR] = dir;
 }
 
-function spoolDirOf(client: ClickHouseClient): string | undefined {
+/** The spool directory of an embedded client; undefined for a server. */
+export function spoolDirOf(client: ClickHouseClient): string | undefined {
   return (client as unknown as Spooled)[SPOOL_DIR];
 }
 

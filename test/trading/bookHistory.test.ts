@@ -137,7 +137,7 @@ t.test('/orderbook-history: one book per change, each what GET /book showed unti
 
 t.test('a replay of the log into a fresh projection gives the same history', async (t) => {
   await service.engine.idle();
-  await service.projector.catchUpTo(service.engineService.log, service.engine.position);
+  await service.projector.waitFor(service.engine.position);
   const fresh = await freshDatabase();
   const replay = new Projector(fresh.ch, fresh.db, service.engineService.log, { feeAccount: config.feeAccount, maxBatch: 7 });
   await replay.start();
