@@ -26,6 +26,7 @@ import { listSegments, segmentName, type Segment } from './segments.js';
 import { lockJournal } from './journalLock.js';
 import { syncDirectory } from '../durableFile.js';
 import { AppendThread } from './appendThread.js';
+import { followLog, waitAWhile } from '../followLog.js';
 
 /**
  * Segments are appended through O_DSYNC: a write returns once its data (and the metadata needed to read it
@@ -253,29 +254,20 @@ export class Journal implements EventLog {
     for await (const { bytes } of this.readEncoded(from)) yield decodeRecord(bytes);
   }
 
-  async *follow(from: number, signal: AbortSignal): AsyncGenerator<LogRecord> {
-    let next = Math.max(from, 1);
-    while (!signal.aborted) {
-      if (next <= this.last) {
-        for await (const record of this.read(next)) {
-          yield record;
-          next = record.pos + 1;
-          if (signal.aborted) return;
-        }
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          this.appended.off('append', done);
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        const timer = setTimeout(done, this.options.pollMs ?? 200);
-        this.appended.on('append', done);
-        signal.addEventListener('abort', done);
-      });
-    }
+  follow(from: number, signal: AbortSignal): AsyncGenerator<LogRecord> {
+    return followLog(
+      {
+        lastPos: () => this.last,
+        read: (at) => this.read(at),
+        more: (aborted) =>
+          waitAWhile(this.options.pollMs ?? 200, aborted, (wake) => {
+            this.appended.on('append', wake);
+            return () => this.appended.off('append', wake);
+          }),
+      },
+      from,
+      signal,
+    );
   }
 
   /** Bytes on disk over all segments (for metrics and benchmarks). */

@@ -14,6 +14,7 @@ import type { EncodedRecord, EncodedReads, EventLog, LogRecord } from '../eventL
 import { decodeRecord } from '../recordCodec.js';
 import type { SharedPosition } from '../sharedPosition.js';
 import { READ_CHUNK, readSegmentRecords } from './segmentReader.js';
+import { followLog, waitAWhile } from '../followLog.js';
 import { listSegments, type Segment } from './segments.js';
 
 /** How often follow() looks for a new durable end (ms). */
@@ -65,27 +66,8 @@ export class JournalTail implements EventLog, EncodedReads {
     for await (const { bytes } of this.readEncoded(from)) yield decodeRecord(bytes);
   }
 
-  async *follow(from: number, signal: AbortSignal): AsyncGenerator<LogRecord> {
-    let next = Math.max(from, 1);
-    while (!signal.aborted) {
-      if (next <= this.end.get()) {
-        for await (const record of this.read(next)) {
-          yield record;
-          next = record.pos + 1;
-          if (signal.aborted) return;
-        }
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, FOLLOW_POLL_MS);
-        function done(): void {
-          clearTimeout(timer);
-          signal.removeEventListener('abort', done);
-          resolve();
-        }
-        signal.addEventListener('abort', done);
-      });
-    }
+  follow(from: number, signal: AbortSignal): AsyncGenerator<LogRecord> {
+    return followLog({ lastPos: () => this.end.get(), read: (at) => this.read(at), more: (aborted) => waitAWhile(FOLLOW_POLL_MS, aborted) }, from, signal);
   }
 
   async close(): Promise<void> {

@@ -73,3 +73,24 @@ t.test('a published end below what the journal holds bounds every read', async (
   t.same(await positions(tail.read(51)), Array.from({ length: 70 }, (_, i) => i + 51));
   await journal.close();
 });
+
+t.test('follow() hands out records as the end is published, until aborted', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'tail-'));
+  const journal = await Journal.open({ dir, segmentBytes: 64 << 20 });
+  await journal.append(records.slice(0, 60));
+  const end = new SharedPosition();
+  end.advance(20);
+  const tail = new JournalTail(dir, end);
+  const stop = new AbortController();
+  const seen: number[] = [];
+  const following = (async () => {
+    for await (const record of tail.follow(1, stop.signal)) {
+      seen.push(record.pos);
+      if (record.pos === 20) setTimeout(() => end.advance(60), 100);
+      if (record.pos === 60) stop.abort();
+    }
+  })();
+  await following;
+  t.same(seen, Array.from({ length: 60 }, (_, i) => i + 1));
+  await journal.close();
+});

@@ -5,7 +5,7 @@
 // chDB, in the same batches: the same rows sent, byte for byte, and the same tables.
 
 import t from 'tap';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -14,27 +14,8 @@ import { Engine } from '../../engine/index.js';
 import { EngineHost, type Submission } from '../../host/engineHost.js';
 import { Journal } from '../../log/journal/journal.js';
 import type { LogRecord } from '../../log/eventLog.js';
-import { STATEMENT_SEPARATOR } from '../../storage/bulkInsert.js';
 import { Projector } from '../../projections/projector.js';
-import { FEE_ACCOUNT, countFills, crossingCommands, dumpTables, freshDatabase, sessionFor } from '../support/projectionFixtures.js';
-
-/** The client, noting the rows of every table insert it is sent (the spool file's text), db name left out. */
-function noting(ch: ClickHouseClient, db: string, sent: string[]): ClickHouseClient {
-  return new Proxy(ch, {
-    get(client, key, receiver) {
-      if (key !== 'command') return Reflect.get(client, key, receiver);
-      return async (params: Parameters<ClickHouseClient['command']>[0]) => {
-        for (const statement of params.query.split(STATEMENT_SEPARATOR)) {
-          const file = /FROM file\('([^']+)'/.exec(statement)?.[1];
-          if (file === undefined || !statement.startsWith(`INSERT INTO ${db}.`)) continue;
-          const head = statement.slice(0, statement.indexOf(' SELECT * FROM file(')).replaceAll(`${db}.`, '');
-          sent.push(`${head}\n${readFileSync(file, 'utf8')}`);
-        }
-        return client.command(params);
-      };
-    },
-  });
-}
+import { FEE_ACCOUNT, countFills, crossingCommands, dumpTables, freshDatabase, sessionFor, notingInserts } from '../support/projectionFixtures.js';
 
 async function latestPrices(ch: ClickHouseClient, db: string): Promise<unknown> {
   const result = await ch.query({ query: `SELECT token_id, argMaxMerge(latest) AS l FROM ${db}.latest_prices GROUP BY token_id ORDER BY token_id`, format: 'JSONEachRow' });
@@ -48,7 +29,7 @@ t.test('a projector fed in memory writes exactly what one reading the journal wr
   const memory = await freshDatabase();
   const sentFromMemory: string[] = [];
   const batches: number[] = [];
-  const fed = new Projector(noting(memory.ch, memory.db, sentFromMemory), memory.db, journal, { feeAccount: FEE_ACCOUNT, maxOffered: 64, onBatch: (_from, to) => batches.push(to) });
+  const fed = new Projector(notingInserts(memory.ch, memory.db, sentFromMemory), memory.db, journal, { feeAccount: FEE_ACCOUNT, maxOffered: 64, onBatch: (_from, to) => batches.push(to) });
   await fed.start();
 
   const durable: LogRecord[] = [];
@@ -94,7 +75,7 @@ t.test('a projector fed in memory writes exactly what one reading the journal wr
 
   const fromLog = await freshDatabase();
   const sentFromLog: string[] = [];
-  const reader = new Projector(noting(fromLog.ch, fromLog.db, sentFromLog), fromLog.db, journal, { feeAccount: FEE_ACCOUNT, maxBatch: 1_000_000 });
+  const reader = new Projector(notingInserts(fromLog.ch, fromLog.db, sentFromLog), fromLog.db, journal, { feeAccount: FEE_ACCOUNT, maxBatch: 1_000_000 });
   await reader.start();
   for (const to of batches) await reader.catchUpTo(journal, to);
   t.equal(reader.handedOver, 0);

@@ -6,31 +6,10 @@
 // fails to start with ClickHouse's reason.
 
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import type { ClickHouseClient } from '@clickhouse/client';
 import { Projector } from '../../projections/projector.js';
 import { ProjectorThread } from '../../projections/projectorThread.js';
 import { readProgress } from '../../projections/progress.js';
-import { STATEMENT_SEPARATOR } from '../../storage/bulkInsert.js';
-import { FEE_ACCOUNT, crossingCommands, dumpTables, freshDatabase, loggedSession, sessionFor } from '../support/projectionFixtures.js';
-
-/** The client, noting the rows of every table insert (the spool file's text), the database's name left out. */
-function noting(ch: ClickHouseClient, db: string, sent: string[]): ClickHouseClient {
-  return new Proxy(ch, {
-    get(client, key, receiver) {
-      if (key !== 'command') return Reflect.get(client, key, receiver);
-      return async (params: Parameters<ClickHouseClient['command']>[0]) => {
-        for (const statement of params.query.split(STATEMENT_SEPARATOR)) {
-          const file = /FROM file\('([^']+)'/.exec(statement)?.[1];
-          if (file === undefined || !statement.startsWith(`INSERT INTO ${db}.`)) continue;
-          const head = statement.slice(0, statement.indexOf(' SETTINGS ')).replaceAll(`${db}.`, '');
-          sent.push(`${head}\n${readFileSync(file, 'utf8')}`);
-        }
-        return client.command(params);
-      };
-    },
-  });
-}
+import { FEE_ACCOUNT, crossingCommands, dumpTables, freshDatabase, loggedSession, sessionFor, notingInserts } from '../support/projectionFixtures.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,7 +23,7 @@ t.test('the thread projects up to the published end, as a projector on this thre
   const sentHere: string[] = [];
   const failures: Error[] = [];
   const thread = ProjectorThread.launch({
-    client: noting(onThread.ch, onThread.db, sentThread),
+    client: notingInserts(onThread.ch, onThread.db, sentThread),
     db: onThread.db,
     journalDir: session.journal.dir,
     durableEnd: half,
@@ -67,7 +46,7 @@ t.test('the thread projects up to the published end, as a projector on this thre
   t.same(failures, []);
 
   // The same journal read by a projector on this thread, in the same batches.
-  const projector = new Projector(noting(here.ch, here.db, sentHere), here.db, session.journal, { feeAccount: FEE_ACCOUNT, maxBatch: 97 });
+  const projector = new Projector(notingInserts(here.ch, here.db, sentHere), here.db, session.journal, { feeAccount: FEE_ACCOUNT, maxBatch: 97 });
   await projector.start();
   await projector.catchUpTo(session.journal, half);
   await projector.catchUpTo(session.journal, last);

@@ -1,13 +1,14 @@
 // A journal filled by the real engine and a fresh embedded ClickHouse, for projection tests.
 
 import fc from 'fast-check';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ENGINE_CONFIG, Engine, type Command } from '../../engine/index.js';
 import { Journal } from '../../log/journal/journal.js';
 import type { LogRecord } from '../../log/eventLog.js';
 import { openClickHouse, type ClickHouseClient } from '../../storage/clickhouse.js';
+import { STATEMENT_SEPARATOR } from '../../storage/bulkInsert.js';
 import { genesis, opsArb, toCommands } from '../engine/modelCommands.js';
 
 export const DB = 'exchange';
@@ -92,4 +93,22 @@ export async function dumpTables(ch: ClickHouseClient, db: string): Promise<Reco
     out[table] = ((await result.json()) as unknown[]).map((row) => JSON.stringify(row));
   }
   return out;
+}
+
+/** The client, noting the rows of every table insert it is sent (the spool file's text), the database's name left out. */
+export function notingInserts(ch: ClickHouseClient, db: string, sent: string[]): ClickHouseClient {
+  return new Proxy(ch, {
+    get(client, key, receiver) {
+      if (key !== 'command') return Reflect.get(client, key, receiver);
+      return async (params: Parameters<ClickHouseClient['command']>[0]) => {
+        for (const statement of params.query.split(STATEMENT_SEPARATOR)) {
+          const file = /FROM file\('([^']+)'/.exec(statement)?.[1];
+          if (file === undefined || !statement.startsWith(`INSERT INTO ${db}.`)) continue;
+          const head = statement.slice(0, statement.indexOf(' SELECT * FROM file(')).replaceAll(`${db}.`, '');
+          sent.push(`${head}\n${readFileSync(file, 'utf8')}`);
+        }
+        return client.command(params);
+      };
+    },
+  });
 }
