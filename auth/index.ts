@@ -2,7 +2,7 @@
 export { passed, failed } from './authResult.js';
 export type { AuthResult, Passed, Failed } from './authResult.js';
 export type { HeaderBag } from './authHeaders.js';
-export { recoverSigner, recoverSignerFromHex, INVALID_SIGNATURE } from './recoverSigner.js';
+export { recoverSigner, recoverSignerFromHex, INVALID_SIGNATURE, RECOVERY_BACKEND } from './recoverSigner.js';
 export { hexToBytes, bytesToHex } from './hexBytes.js';
 export { OrderHasher, encodeOrderStruct, ORDER_STRUCT_BYTES, orderDomain, orderMessage, ORDER_TYPES, ORDER_DOMAIN_NAME, ORDER_DOMAIN_VERSION } from './orderTypedData.js';
 export type { OrderDomainConfig, OrderStruct, OrderSide, SignatureType } from './orderTypedData.js';

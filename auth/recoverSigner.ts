@@ -1,6 +1,7 @@
 // Recovers the address that produced a 65-byte secp256k1 signature (r ‖ s ‖ v) over a 32-byte digest, with
-// the native libsecp256k1 binding: an order of magnitude faster than the pure-JS curve inside ethers, and
-// this runs once per order and once per L1 request.
+// native libsecp256k1: the service's own build of it where one was built (nativeRecovery.ts), the `secp256k1`
+// package's binding otherwise. Either is an order of magnitude faster than the pure-JS curve inside ethers,
+// and this runs once per order and once per L1 request.
 //
 // Contract:
 // - v may be 27/28 (what wallets and ethers produce) or 0/1 (raw recovery id, some hardware wallets).
@@ -18,6 +19,7 @@ import secp256k1 from 'secp256k1';
 import { keccak256 } from './keccak.js';
 import { failed, passed, type AuthResult } from './authResult.js';
 import { hexToBytes } from './hexBytes.js';
+import { nativeRecovery } from './nativeRecovery.js';
 
 export const INVALID_SIGNATURE = 'invalid signature';
 
@@ -54,14 +56,23 @@ export function recoverSigner(digest: Uint8Array, signature: Uint8Array): AuthRe
   if (isZero32(signature, 0) || compare32(signature, 0, N) >= 0) return refuse("the signature's r is out of range");
   if (isZero32(signature, 32)) return refuse("the signature's s is zero");
   if (compare32(signature, 32, HALF_N) > 0) return refuse("the signature's s is in the upper half of the curve order (not canonical)");
+  if (nativeRecovery !== undefined) {
+    const address = nativeRecovery.recoverAddress(digest, signature);
+    return address === null ? refuse(NO_KEY) : passed('0x' + address.toString('hex'));
+  }
   let publicKey: Uint8Array;
   try {
     publicKey = secp256k1.ecdsaRecover(signature.subarray(0, 64), recoveryId, digest, false);
   } catch {
-    return refuse('no public key recovers from this signature');
+    return refuse(NO_KEY);
   }
   return passed('0x' + keccak256(publicKey.subarray(1)).toString('hex', 12));
 }
+
+const NO_KEY = 'no public key recovers from this signature';
+
+/** Which recovery recoverSigner uses: the service's libsecp256k1 build, or the `secp256k1` package's. */
+export const RECOVERY_BACKEND: string = nativeRecovery?.backend() ?? 'libsecp256k1 (the secp256k1 package, 2019 build)';
 
 /** recoverSigner over hex text (`0x` optional), as signatures and digests arrive in headers and bodies. */
 export function recoverSignerFromHex(digestHex: string, signatureHex: unknown): AuthResult<string> {

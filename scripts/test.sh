@@ -51,6 +51,9 @@ fi
 step typecheck "$bin/tsc" -p tsconfig.json --noEmit
 step typecheck-ui "$bin/tsc" -p ui/tsconfig.json --noEmit
 step lint "$bin/eslint" .
+# The native signature recovery (scripts/buildNative.sh, as `npm run build` makes it): the tests run from the
+# sources, and auth/nativeRecovery.ts loads what this builds. Without cargo the tests use the package binding.
+step native-recovery bash scripts/buildNative.sh
 
 # --- Test services -------------------------------------------------------------------------------------
 # The Kafka tier (test/log/kafka*.test.ts) runs against a real broker. Unless KAFKA_BROKERS names one, start a
