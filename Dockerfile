@@ -17,6 +17,8 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The native signature recovery where the build stage had cargo (scripts/buildNative.sh); empty otherwise.
+COPY --from=build /app/native/build ./native/build
 COPY --from=build /app/package.json ./
 COPY --from=build /app/scripts/node-flags ./scripts/node-flags
 COPY --from=build /app/catalog/demo/demoCatalog.json ./catalog/demo/demoCatalog.json

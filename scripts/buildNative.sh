@@ -7,6 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=native/build/pmx_secp256k1.node
+# The directory is there either way (the Dockerfile copies it).
+mkdir -p native/build
 # cargo on PATH, or where rustup puts it.
 cargo=$(command -v cargo || true)
 [[ -n $cargo ]] || cargo=${CARGO_HOME:-$HOME/.cargo}/bin/cargo
