@@ -18,7 +18,7 @@ const nondeterminism = [
 const randomFromCrypto = ['randomUUID', 'randomBytes', 'randomInt', 'randomFill', 'randomFillSync', 'getRandomValues', 'webcrypto', 'generateKey', 'generateKeyPair', 'generateKeyPairSync'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.kafka/**', 'coverage/**', '.tap/**', '.screenshots/**', '.bench-baseline/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.kafka/**', 'coverage/**', '.tap/**', '.screenshots/**', '.bench-baseline/**', 'native/secp256k1/target/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
