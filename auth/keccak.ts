@@ -1,4 +1,5 @@
-// keccak-256 through the native sponge of the `keccak` package (prebuilt binaries, from the authors of the
+// keccak-256: the service's own native build where it is built (nativeRecovery.ts: one call per hash), else
+// through the native sponge of the `keccak` package (prebuilt binaries, from the authors of the
 // `secp256k1` package used for recovery). Checking an order takes four keccak-256 hashes (the struct, the
 // typed-data digest, the recovered public key, and the checksum of an address); ethers' JavaScript keccak
 // cost about 8 times as much and was most of the time of checking an order. The package's own hasher wraps
@@ -10,6 +11,7 @@
 
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { nativeRecovery } from './nativeRecovery.js';
 
 /** The native sponge (keccak's KeccakState). */
 interface Sponge {
@@ -33,7 +35,15 @@ function hashBytes(bytes: Buffer): Buffer {
   return sponge.squeeze(32);
 }
 
+/** The service's own build's keccak (nativeRecovery.ts), one native call per hash, where it is built. */
+const nativeKeccak = nativeRecovery?.keccak256;
+
 export function keccak256(data: Uint8Array): Buffer {
+  return nativeKeccak !== undefined ? nativeKeccak(data) : packageKeccak256(data);
+}
+
+/** keccak-256 through the `keccak` package's sponge, whatever is built: what the native one is held to. */
+export function packageKeccak256(data: Uint8Array): Buffer {
   return hashBytes(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 }
 
@@ -50,7 +60,7 @@ export function checksumAddress(address: string): string {
   const lower = address.toLowerCase().slice(2);
   const known = checksummed.get(lower);
   if (known !== undefined) return known;
-  const hash = hashBytes(Buffer.from(lower, 'latin1'));
+  const hash = keccak256(Buffer.from(lower, 'latin1'));
   let out = '0x';
   for (let i = 0; i < 40; i++) {
     const c = lower.charCodeAt(i);

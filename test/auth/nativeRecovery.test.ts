@@ -1,6 +1,7 @@
 // The service's own libsecp256k1 build (native/secp256k1, auth/nativeRecovery.ts): built and in use wherever
 // cargo is (as on the CI machine), and giving the `secp256k1` package's answers on valid signatures, on
-// signatures whose r is no x-coordinate of the curve, on out-of-range values and on wrong lengths.
+// signatures whose r is no x-coordinate of the curve, on out-of-range values and on wrong lengths; its
+// keccak-256 the `keccak` package's on any input.
 
 import t from 'tap';
 import fc from 'fast-check';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { SigningKey, getBytes } from 'ethers';
 import { RECOVERY_BACKEND } from '../../auth/index.js';
 import { nativeRecovery, nativeRecoveryPath } from '../../auth/nativeRecovery.js';
-import { keccak256 } from '../../auth/keccak.js';
+import { keccak256, packageKeccak256 } from '../../auth/keccak.js';
 
 const RUNS = Number(process.env.PMX_PROPERTY_RUNS ?? 150);
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
@@ -90,4 +91,16 @@ t.test('the same addresses as the package binding', { skip: native === undefined
   t.equal(hex(native.recoverAddress(new Uint8Array(digest), new Uint8Array(good))), packageAddress(digest, good), 'plain Uint8Arrays');
   const inside = Buffer.concat([Buffer.alloc(3), good, Buffer.alloc(5)]);
   t.equal(hex(native.recoverAddress(digest, inside.subarray(3, 68))), packageAddress(digest, good), 'a view into a larger buffer');
+});
+
+t.test('keccak-256: the keccak package\'s hashes, of any length and from views', { skip: native === undefined ? 'not built here (no cargo)' : false }, async (t) => {
+  if (native === undefined) return;
+  t.equal(native.keccak256(Buffer.alloc(0)).toString('hex'), 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470', 'the empty input');
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 1200 }), fc.nat(8), (bytes, cut) => {
+      const view = bytes.subarray(Math.min(cut, bytes.length));
+      return native.keccak256(view).equals(packageKeccak256(view)) && keccak256(view).equals(packageKeccak256(view));
+    }),
+    { numRuns: RUNS * 4 },
+  );
 });

@@ -1,17 +1,20 @@
-//! Public-key recovery for order and L1 signatures (auth/recoverSigner.ts calls it after its own range checks).
+//! Public-key recovery for order and L1 signatures (auth/recoverSigner.ts calls it after its own range checks),
+//! and the keccak-256 that order ids and addresses are made with (auth/keccak.ts).
 //!
-//! Contract of `recover_address(digest, signature)`: `digest` is 32 bytes, `signature` 65 bytes (r ‖ s ‖ v, v
-//! 27/28 or 0/1); answers the 20-byte address whose key signed the digest (the last 20 bytes of keccak-256 of
-//! the uncompressed public key without its 0x04 prefix), or null when no key recovers (wrong lengths, a v out of
-//! range, r or s not below the group order, a point that does not exist). Never throws.
+//! Contract of `recover_address_into(digest, signature, out)`: `digest` is 32 bytes, `signature` 65 bytes (r ‖ s
+//! ‖ v, v 27/28 or 0/1); writes the 20-byte address whose key signed the digest (the last 20 bytes of keccak-256
+//! of the uncompressed public key without its 0x04 prefix) into the first 20 bytes of `out` and answers true, or
+//! answers false, writing nothing, when no key recovers (wrong lengths, a v out of range, r or s not below the
+//! group order, a point that does not exist) or `out` is shorter. Never throws. Results go into the caller's
+//! buffers: a buffer made here is an external one to Node, which costs more than the hash.
 
-use napi::bindgen_prelude::{Buffer, Uint8Array};
+use napi::bindgen_prelude::Uint8Array;
 use napi_derive::napi;
 use secp256k1::ecdsa::{RecoverableSignature, RecoveryId};
 use secp256k1::{Message, SECP256K1};
 use tiny_keccak::{Hasher, Keccak};
 
-fn keccak256(data: &[u8]) -> [u8; 32] {
+fn keccak256_of(data: &[u8]) -> [u8; 32] {
     let mut hasher = Keccak::v256();
     hasher.update(data);
     let mut out = [0u8; 32];
@@ -20,7 +23,17 @@ fn keccak256(data: &[u8]) -> [u8; 32] {
 }
 
 #[napi]
-pub fn recover_address(digest: Uint8Array, signature: Uint8Array) -> Option<Buffer> {
+pub fn recover_address_into(digest: Uint8Array, signature: Uint8Array, mut out: Uint8Array) -> bool {
+    match recover(&digest, &signature) {
+        Some(address) if out.len() >= 20 => {
+            out.as_mut()[..20].copy_from_slice(&address);
+            true
+        }
+        _ => false,
+    }
+}
+
+fn recover(digest: &[u8], signature: &[u8]) -> Option<[u8; 20]> {
     if digest.len() != 32 || signature.len() != 65 {
         return None;
     }
@@ -31,10 +44,25 @@ pub fn recover_address(digest: Uint8Array, signature: Uint8Array) -> Option<Buff
     };
     let recovery_id = RecoveryId::from_i32(i32::from(id)).ok()?;
     let recoverable = RecoverableSignature::from_compact(&signature[..64], recovery_id).ok()?;
-    let message = Message::from_digest_slice(&digest).ok()?;
+    let message = Message::from_digest_slice(digest).ok()?;
     let key = SECP256K1.recover_ecdsa(&message, &recoverable).ok()?;
-    let hash = keccak256(&key.serialize_uncompressed()[1..]);
-    Some(Buffer::from(hash[12..].to_vec()))
+    let hash = keccak256_of(&key.serialize_uncompressed()[1..]);
+    let mut address = [0u8; 20];
+    address.copy_from_slice(&hash[12..]);
+    Some(address)
+}
+
+/// keccak-256 (the original Keccak padding, as Ethereum hashes) of `data`: order ids, typed-data digests,
+/// address checksums (auth/keccak.ts uses it when the addon is built).
+/// Writes keccak-256 of `data` into the first 32 bytes of `out` (a caller's buffer: returning a new one from
+/// here costs Node an external buffer, more than the hash). Answers false when `out` is shorter.
+#[napi]
+pub fn keccak256_into(data: Uint8Array, mut out: Uint8Array) -> bool {
+    if out.len() < 32 {
+        return false;
+    }
+    out.as_mut()[..32].copy_from_slice(&keccak256_of(&data));
+    true
 }
 
 /// The libsecp256k1 build this addon carries, for the service's start-up line and the benchmarks.
