@@ -17,7 +17,6 @@ if [[ ! -x $cargo ]]; then
   exit 0
 fi
 "$cargo" build --quiet --release --locked --manifest-path native/secp256k1/Cargo.toml
-mkdir -p native/build
 lib=native/secp256k1/target/release/libpmx_secp256k1.so
 [[ -f $lib ]] || lib=native/secp256k1/target/release/libpmx_secp256k1.dylib
 # Replaced only when it changed: a running service keeps the file it loaded.

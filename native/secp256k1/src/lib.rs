@@ -52,10 +52,9 @@ fn recover(digest: &[u8], signature: &[u8]) -> Option<[u8; 20]> {
     Some(address)
 }
 
-/// keccak-256 (the original Keccak padding, as Ethereum hashes) of `data`: order ids, typed-data digests,
-/// address checksums (auth/keccak.ts uses it when the addon is built).
-/// Writes keccak-256 of `data` into the first 32 bytes of `out` (a caller's buffer: returning a new one from
-/// here costs Node an external buffer, more than the hash). Answers false when `out` is shorter.
+/// Writes keccak-256 of `data` (the original Keccak padding, as Ethereum hashes: order ids, typed-data
+/// digests, address checksums; auth/keccak.ts) into the first 32 bytes of `out`. Answers false, writing
+/// nothing, when `out` is shorter.
 #[napi]
 pub fn keccak256_into(data: Uint8Array, mut out: Uint8Array) -> bool {
     if out.len() < 32 {
@@ -65,7 +64,7 @@ pub fn keccak256_into(data: Uint8Array, mut out: Uint8Array) -> bool {
     true
 }
 
-/// The libsecp256k1 build this addon carries, for the service's start-up line and the benchmarks.
+/// The libsecp256k1 build this addon carries (auth/recoverSigner.ts RECOVERY_BACKEND, for the tests).
 #[napi]
 pub fn backend() -> String {
     "libsecp256k1 (rust-secp256k1 0.29)".to_string()
