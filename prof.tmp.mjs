@@ -1,0 +1,13 @@
+import WebSocket from 'ws';
+import { writeFileSync } from 'node:fs';
+const list = await (await fetch('http://127.0.0.1:9229/json/list')).json();
+const ws = new WebSocket(list[0].webSocketDebuggerUrl);
+let id = 0; const pending = new Map();
+const send = (method, params = {}) => new Promise((res) => { const i = ++id; pending.set(i, res); ws.send(JSON.stringify({ id: i, method, params })); });
+ws.on('message', (m) => { const d = JSON.parse(m); if (d.id && pending.has(d.id)) { pending.get(d.id)(d.result); pending.delete(d.id); } });
+await new Promise((r) => ws.on('open', r));
+await send('Profiler.enable'); await send('Profiler.setSamplingInterval', { interval: 1000 }); await send('Profiler.start');
+await new Promise((r) => setTimeout(r, Number(process.argv[2]) * 1000));
+const { profile } = await send('Profiler.stop');
+writeFileSync(process.argv[3], JSON.stringify(profile));
+ws.close();
