@@ -14,9 +14,10 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
+// The buffers load() makes for the addon's results come from Node's pool (Buffer.allocUnsafe), as views of a
+// shared ArrayBuffer: a caller that moves one to another thread copies it first.
+
 /** The addon's functions (native/secp256k1/src/lib.rs); results go into the caller's buffers. */
-// The buffers made for them here come from Node's pool (Buffer.allocUnsafe), as views of a shared ArrayBuffer:
-// a caller that moves one to another thread copies it first.
 interface Addon {
   recoverAddressInto(digest: Uint8Array, signature: Uint8Array, out: Uint8Array): boolean;
   keccak256Into(data: Uint8Array, out: Uint8Array): boolean;

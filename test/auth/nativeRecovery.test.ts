@@ -27,7 +27,7 @@ function packageAddress(digest: Uint8Array, signature: Uint8Array): string | nul
   const v = signature[64] ?? 0;
   try {
     const key = secp256k1.ecdsaRecover(signature.subarray(0, 64), v >= 27 ? v - 27 : v, digest, false);
-    return keccak256(key.subarray(1)).toString('hex', 12);
+    return packageKeccak256(key.subarray(1)).toString('hex', 12);
   } catch {
     return null;
   }
