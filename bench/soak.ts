@@ -3,12 +3,14 @@
 // watched for BENCH_MINUTES (60) minutes. Each minute it prints the child's CPU over that minute (all its
 // threads, % of one core, from /proc/<pid>/stat), its resident memory (VmRSS), the log records the engine made
 // durable that minute (engine_log_position on /metrics: the load is constant when these are), the JS heap
-// used (nodejs_heap_size_used_bytes) and the ClickHouse parts the projection tables hold (system.parts, through
-// the service's ClickHouse endpoint), so that whatever grows shows which part grows.
+// used and committed (nodejs_heap_size_used_bytes, nodejs_heap_size_total_bytes: the main thread's heap), the
+// memory ClickHouse tracks (clickhouse_memory_tracked_bytes: its MemoryTracking), the orders open in the engine (engine_open_orders)
+// and the ClickHouse parts the projection tables hold (system.parts, through the service's ClickHouse endpoint),
+// so that whatever grows shows which part grows.
 //
 // The figure the README holds: CPU and RSS of minutes 5 to BENCH_MINUTES against their minute-5 values (the
 // first minutes are start-up: the catalog listed, the demo books filled, the JIT warming). The last line is
-// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, rssMb, anonMb, fileMb, records, heapMb, parts}],
+// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, openOrders, parts}],
 // cpuAt5, cpuLast, rssAt5, rssLast, cpuDriftPct, rssDriftPct, flat, machine}, where cpuLast and rssLast are
 // the means of the last five minutes and flat says whether both stay within 10% of minute 5.
 //
@@ -77,11 +79,13 @@ async function metric(port: number, name: string): Promise<number> {
   return line === undefined ? NaN : Number(line.split(' ')[1]);
 }
 
-async function parts(chPort: number): Promise<number> {
-  const query = "SELECT count() FROM system.parts WHERE database = 'exchange' AND active FORMAT TabSeparated";
-  const response = await fetch(`http://127.0.0.1:${chPort}/?user=analyst&password=${ANALYST_PASSWORD}`, { method: 'POST', body: query });
+/** One number from the service's ClickHouse endpoint (NaN when it fails). */
+async function chNumber(chPort: number, query: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${chPort}/?user=analyst&password=${ANALYST_PASSWORD}`, { method: 'POST', body: `${query} FORMAT TabSeparated` });
   return response.ok ? Number((await response.text()).trim()) : NaN;
 }
+const PARTS = "SELECT count() FROM system.parts WHERE database = 'exchange' AND active";
+
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
 const [httpPort, wsPort, chPort] = [await freePort(), await freePort(), await freePort()];
@@ -119,8 +123,8 @@ for (let i = 0; ; i++) {
 
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
 console.log(`soak: the service as npm start runs it (demo traders on), ${MINUTES} minutes, one line a minute`);
-console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap MB | ClickHouse parts |`);
-console.log('|---|---|---|---|---|---|---|---|');
+console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | ClickHouse tracked MB | open orders | ClickHouse parts |`);
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 
 interface Minute {
   readonly minute: number;
@@ -132,6 +136,9 @@ interface Minute {
   readonly fileMb: number;
   readonly records: number;
   readonly heapMb: number;
+  readonly heapTotalMb: number;
+  readonly chMemoryMb: number;
+  readonly openOrders: number;
   readonly parts: number;
 }
 const perMinute: Minute[] = [];
@@ -152,10 +159,13 @@ for (let minute = 1; minute <= MINUTES && !exited; minute++) {
     fileMb: Math.round(now.fileMb),
     records: pos - lastPos,
     heapMb: Math.round((await metric(httpPort, 'nodejs_heap_size_used_bytes')) / 1e6),
-    parts: await parts(chPort),
+    heapTotalMb: Math.round((await metric(httpPort, 'nodejs_heap_size_total_bytes')) / 1e6),
+    chMemoryMb: Math.round((await metric(httpPort, 'clickhouse_memory_tracked_bytes')) / 1e6),
+    openOrders: await metric(httpPort, 'engine_open_orders'),
+    parts: await chNumber(chPort, PARTS),
   };
   perMinute.push(row);
-  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} | ${row.parts} |`);
+  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} / ${row.heapTotalMb} | ${row.chMemoryMb} | ${row.openOrders} | ${row.parts} |`);
   last = now;
   lastAt = at;
   lastPos = pos;

@@ -301,6 +301,11 @@ export class Engine {
     return this.state.negRisk.byId.values();
   }
 
+  /** Orders open (resting in a book or waiting to) now. */
+  get openOrderCount(): number {
+    return this.state.live.size();
+  }
+
   order(orderId: string): Order | undefined {
     return this.state.live.get(orderId);
   }

@@ -15,7 +15,7 @@ interface Watched {
   readonly projector?: { readonly position: number };
   /** The log's end as this process knows it (absent where it does not follow the end: the projector role). */
   readonly log?: { readonly lastPos: number };
-  readonly host?: { readonly position: number; readonly pending: number };
+  readonly host?: { readonly position: number; readonly pending: number; readonly engine: { readonly openOrderCount: number } };
 }
 
 /**
@@ -86,6 +86,7 @@ export class ServiceMetrics {
     fromWatched('projection_position', 'Last event-log position committed to ClickHouse.', (w) => w.projector?.position);
     fromWatched('engine_log_position', 'Last durable event-log position of the engine.', (w) => w.host?.position);
     fromWatched('engine_pending_commands', 'Commands queued for the engine and not yet applied.', (w) => w.host?.pending);
+    fromWatched('engine_open_orders', 'Orders open in the engine (resting, or live and waiting to rest).', (w) => w.host?.engine.openOrderCount);
   }
 
   watch(watched: Watched): void {
@@ -106,6 +107,25 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         this.set(read());
+      },
+    });
+  }
+
+  /**
+   * A gauge read asynchronously when scraped; a failed read leaves the gauge out of that scrape (the value is
+   * not known) and is counted in nothing else: /metrics itself keeps answering.
+   */
+  asyncGauge(name: string, help: string, read: () => Promise<number>): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      async collect() {
+        try {
+          this.set(await read());
+        } catch {
+          this.reset();
+        }
       },
     });
   }

@@ -255,6 +255,11 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   await markets.refresh();
 
   metrics.watch({ projector, log: engineService.log, host });
+  metrics.asyncGauge('clickhouse_memory_tracked_bytes', "Memory ClickHouse's allocator tracks as in use (its MemoryTracking metric: queries, merges, caches, tables in memory).", async () => {
+    const result = await ch.query({ query: "SELECT value FROM system.metrics WHERE metric = 'MemoryTracking'", format: 'JSONEachRow' });
+    const rows = await result.json<{ value: string | number }>();
+    return Number(rows[0]?.value ?? NaN);
+  });
   const front = await startFront({
     config,
     logger,
