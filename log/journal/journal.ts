@@ -57,6 +57,8 @@ export interface JournalRecovery {
 
 /** Every this many positions, the journal remembers where a record starts. */
 const INDEX_EVERY = 256;
+/** Largest append encoded into the kept scratch buffer; a larger one gets a buffer of its own. */
+const SCRATCH_BYTES = 1 << 20;
 
 export class Journal implements EventLog {
   private readonly appended = new EventEmitter();
@@ -64,6 +66,8 @@ export class Journal implements EventLog {
   private failed: Error | null = null;
   private closed = false;
   private busy: Promise<void> = Promise.resolve();
+  /** Where an append's frames are encoded (appends run one at a time, and the writer is done with it when one settles). */
+  private scratch = Buffer.alloc(0);
   private unlock: () => Promise<void> = async () => undefined;
 
   private constructor(
@@ -158,7 +162,8 @@ export class Journal implements EventLog {
     const texts = fresh.map(recordText);
     let total = 0;
     for (const text of texts) total += FRAME_HEADER + text.bytes;
-    const out = Buffer.allocUnsafeSlow(total);
+    if (total <= SCRATCH_BYTES && this.scratch.length < total) this.scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BYTES, Math.max(total, this.scratch.length * 2)));
+    const out = total <= SCRATCH_BYTES ? this.scratch.subarray(0, total) : Buffer.allocUnsafeSlow(total);
     let offset = 0;
     const segmentFirst = (this.segments[this.segments.length - 1] as Segment).firstPos;
     for (const text of texts) {

@@ -1,6 +1,7 @@
 // The journal's writer thread: appends complete while every thread of libuv's pool is busy (here, blocked
-// opening FIFOs that nobody writes to, as a long chDB query would hold one), writes land in order, a failed
-// write rejects, and poll() settles a finished write without waiting for the event loop.
+// opening FIFOs that nobody writes to, as a long chDB query would hold one), writes land in order (one
+// larger than the shared region in pieces), a failed write rejects with its error and the thread goes on,
+// and poll() settles a finished write without waiting for the event loop.
 
 import t from 'tap';
 import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { open } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AppendThread } from '../../log/journal/appendThread.js';
+import { AppendThread, REGION_BYTES } from '../../log/journal/appendThread.js';
 import { Journal } from '../../log/journal/journal.js';
 import { recordsFor, sessionCommands } from '../support/records.js';
 
@@ -50,25 +51,30 @@ t.test('writes land whole and in order; a bad descriptor rejects', async (t) => 
   const fd = openSync(path, 'a');
   const thread = await AppendThread.start();
   const chunks = Array.from({ length: 200 }, (_, i) => {
-    const b = Buffer.allocUnsafeSlow(1 + (i * 37) % 5000);
+    const b = Buffer.allocUnsafe(1 + (i * 37) % 5000);
     b.fill(i % 251);
     return b;
   });
-  const expected = Buffer.concat(chunks.map((c) => Buffer.from(c)));
+  // Larger than the region: it goes in three pieces, each its own round trip, and lands whole between its neighbours.
+  const large = Buffer.allocUnsafe(2 * REGION_BYTES + 12345);
+  for (let i = 0; i < large.length; i += 4096) large[i] = (i / 4096) % 256;
+  chunks.splice(100, 0, large);
+  const expected = Buffer.concat(chunks);
   await Promise.all(chunks.map((c) => thread.write(fd, c)));
-  t.same(readFileSync(path), expected, 'bytes on disk are the writes, in the order asked');
-  t.equal(chunks[0]?.buffer.byteLength, 0, 'each buffer moved to the thread (detached here)');
-  t.throws(() => thread.write(fd, Buffer.from('pooled')), RangeError, 'a view of a shared buffer is refused');
+  t.ok(readFileSync(path).equals(expected), 'bytes on disk are the writes, in the order asked, pooled views and the large one alike');
   const readOnly = openSync(path, 'r');
-  await t.rejects(thread.write(readOnly, Buffer.allocUnsafeSlow(8)), /EBADF/, 'a failed write (a descriptor opened for reading) rejects');
+  const failed = thread.write(readOnly, Buffer.from('not written'));
+  const after = thread.write(fd, Buffer.from('after'));
+  await t.rejects(failed, /EBADF/, 'a failed write (a descriptor opened for reading) rejects with its error');
+  await after.then(() => t.pass('the write queued behind a failure goes on'));
   closeSync(readOnly);
-  await thread.write(fd, Buffer.allocUnsafeSlow(1)).then(() => t.pass('the thread goes on after a failure'));
+  t.ok(readFileSync(path).subarray(expected.length).equals(Buffer.from('after')), 'and lands');
   closeSync(fd);
   await thread.close();
   await t.rejects(thread.write(fd, Buffer.allocUnsafeSlow(1)), /exited/, 'after close, writes reject');
 });
 
-/** Flushes the microtask queue without letting the event loop turn (no message can arrive meanwhile). */
+/** Flushes the microtask queue without letting the event loop turn (no wake-up can settle a write meanwhile). */
 async function microtasks(): Promise<void> {
   for (let i = 0; i < 20; i++) await Promise.resolve();
 }
@@ -77,17 +83,17 @@ async function microtasks(): Promise<void> {
 function spinUntilSize(fd: number, bytes: number): void {
   const until = Date.now() + 10_000;
   while (fstatSync(fd).size < bytes && Date.now() < until) {
-    // busy: the event loop must not turn, or the thread's message could settle the write instead of poll()
+    // busy: the event loop must not turn, or the wake-up could settle the write instead of poll()
   }
 }
 
-t.test('poll() settles a finished write without an event-loop turn; a message settles it otherwise', async (t) => {
+t.test('poll() settles a finished write without an event-loop turn; the wake-up settles it otherwise', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'append-thread-'));
   const fd = openSync(join(dir, 'out'), 'a');
   const thread = await AppendThread.start();
 
   let first = false;
-  void thread.write(fd, Buffer.allocUnsafeSlow(100)).then(() => (first = true));
+  void thread.write(fd, Buffer.allocUnsafe(100)).then(() => (first = true));
   spinUntilSize(fd, 100);
   await microtasks();
   t.equal(first, false, 'written, but nothing settles it while the loop cannot turn');
@@ -100,9 +106,9 @@ t.test('poll() settles a finished write without an event-loop turn; a message se
   t.equal(first, true, 'poll() settled it, still without a turn');
 
   let second = false;
-  const written = thread.write(fd, Buffer.allocUnsafeSlow(50)).then(() => (second = true));
+  const written = thread.write(fd, Buffer.allocUnsafe(50)).then(() => (second = true));
   await written;
-  t.equal(second, true, 'without poll(), the message settles it');
+  t.equal(second, true, 'without poll(), the wake-up (Atomics.waitAsync) settles it');
   thread.poll();
   t.pass('a poll with nothing pending is harmless');
   closeSync(fd);
