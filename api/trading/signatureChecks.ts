@@ -1,15 +1,17 @@
 // Where order signatures are checked. Hashing and recovery are the costliest steps of placing an order
 // (about 100 µs of the request thread's time, see bench:orders), so by default they run on worker threads:
-// the checks asked for while a worker is busy go to it as one message once it can take more (a POST /orders
-// batch, and the requests that arrived together): one buffer of packed jobs (signatureCheck.ts), moved
-// without copying, and each answer resolves its request. A worker holds at most MAX_IN_FLIGHT batches: one
-// it works on and one queued behind it, so it never waits for this thread, and under load the batches grow
-// instead of the messages multiplying (each message costs this thread ~10 µs however small). With no
-// workers they run inline on the same packed form. Both give the verdicts of the reference checkOne (test/trading/signatureChecks.test.ts).
+// the checks asked for while a worker is busy go to it as one batch once it can take more (a POST /orders
+// batch, and the requests that arrived together), packed (signatureCheck.ts) straight into the memory this
+// thread shares with the worker (signatureMemory.ts), and the worker is woken by Atomics.notify, never by a
+// message: a postMessage to a sleeping worker costs this thread several times as much. Its answer, in the
+// same memory, is noticed by an Atomics.waitAsync and resolves each request. A worker holds at most SLOTS
+// batches: one it works on and one queued behind it, so it never waits for this thread, and under load the
+// batches grow instead of the wake-ups multiplying. With no workers the checks run inline on the same
+// packed form. Both give the verdicts of the reference checkOne (test/trading/signatureChecks.test.ts).
 //
 // A check may carry its request's L2 HMAC (macJob.ts): the worker compares it beside the signature, and the
-// verdict says macRefused when it does not match; inline, and for the orders judged before recovery, it is
-// compared here.
+// verdict says macRefused when it does not match; inline, for the orders judged before recovery, and for a
+// record larger than a batch's memory, it is compared here.
 //
 // A worker that fails is replaced; the checks it held are rejected (their requests answer 500 and nothing
 // reaches the engine).
@@ -18,8 +20,9 @@ import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../../threads/moduleWorker.js';
 import { macMatches, OrderHasher, type L2Mac, type OrderDomainConfig, type SignedOrder } from '../../auth/index.js';
 import { JOB_BYTES, finishCheck, prepareCheck, verdictOf, type SignatureJob, type SignatureVerdict } from './signatureCheck.js';
-import { packMacs } from './macJob.js';
-import type { SignatureBatch, SignatureBatchResult } from './signatureWorker.js';
+import { macRecordBytes, writeMacRecord } from './macJob.js';
+import type { SignatureWorkerData } from './signatureWorker.js';
+import { ANSWERED, COUNT, JOBS_BYTES, MACS_BYTES, MAX_JOBS, POSTED, PROBLEMS_BYTES, REFUSED_COUNT, SLOTS, SLOT_BYTES, SignatureMemory } from './signatureMemory.js';
 
 export type { SignatureVerdict } from './signatureCheck.js';
 
@@ -61,16 +64,30 @@ export class InlineSignatureChecker implements SignatureChecker {
 }
 
 interface Waiting {
-  readonly resolve: (result: SignatureBatchResult) => void;
+  readonly resolve: (result: BatchAnswer) => void;
   readonly reject: (error: Error) => void;
 }
 
-/** Batches a worker holds at once (see the head of this file). */
-const MAX_IN_FLIGHT = 2;
+/** A batch's answer, read from its slot of the shared memory. */
+interface BatchAnswer {
+  /** The order ids, 32 bytes each, in job order (a copy: the slot is reused). */
+  readonly ids: Buffer;
+  /** Why a job failed, by job index, for those that failed. */
+  readonly problems: ReadonlyMap<number, string>;
+  /** The job indexes whose HMAC does not match. */
+  readonly refused: ReadonlySet<number>;
+}
 
 interface Slot {
-  worker: Worker;
+  readonly worker: Worker;
+  readonly memory: SignatureMemory;
+  /** Batches posted and not answered, by number (at most SLOTS). */
   readonly batches: Map<number, Waiting>;
+  /** The last batch posted to this worker, and the last whose answer was read. */
+  posted: number;
+  answered: number;
+  /** An Atomics.waitAsync for the next answer is armed. */
+  waiting: boolean;
 }
 
 export class WorkerSignatureChecker implements SignatureChecker {
@@ -79,7 +96,6 @@ export class WorkerSignatureChecker implements SignatureChecker {
   private readonly hasher: OrderHasher;
   private pending: { job: SignatureJob; mac: L2Mac | undefined; resolve: (v: CheckVerdict) => void; reject: (e: Error) => void }[] = [];
   private scheduled = false;
-  private nextBatch = 1;
   private sent = 0;
   private nextSlot = 0;
   private closed = false;
@@ -95,16 +111,10 @@ export class WorkerSignatureChecker implements SignatureChecker {
 
   private spawn(): Slot {
     const { chainId, exchangeAddress, negRiskExchangeAddress } = this.domains;
-    const domains: OrderDomainConfig = { chainId, exchangeAddress, negRiskExchangeAddress };
-    const slot: Slot = { worker: moduleWorker(import.meta.url, 'signatureWorker', { workerData: domains }), batches: new Map() };
+    const memory = new SignatureMemory();
+    const workerData: SignatureWorkerData = { domains: { chainId, exchangeAddress, negRiskExchangeAddress }, memory: memory.buffer };
+    const slot: Slot = { worker: moduleWorker(import.meta.url, 'signatureWorker', { workerData }), memory, batches: new Map(), posted: 0, answered: 0, waiting: false };
     slot.worker.unref();
-    slot.worker.on('message', (m: SignatureBatchResult) => {
-      const waiting = slot.batches.get(m.batch);
-      slot.batches.delete(m.batch);
-      waiting?.resolve(m);
-      // Checks that waited for a free worker go now, as one batch.
-      if (!this.scheduled) this.flush();
-    });
     const fail = (error: Error): void => {
       for (const waiting of slot.batches.values()) waiting.reject(error);
       slot.batches.clear();
@@ -137,7 +147,7 @@ export class WorkerSignatureChecker implements SignatureChecker {
     setImmediate(() => this.flush());
   }
 
-  /** Batches sent to workers so far (each one message). */
+  /** Batches sent to workers so far. */
   get batchesSent(): number {
     return this.sent;
   }
@@ -147,56 +157,118 @@ export class WorkerSignatureChecker implements SignatureChecker {
     let best: Slot | undefined;
     for (let i = 0; i < this.slots.length; i++) {
       const slot = this.slots[(this.nextSlot + i) % this.slots.length] as Slot;
-      if (slot.batches.size < MAX_IN_FLIGHT && (best === undefined || slot.batches.size < best.batches.size)) best = slot;
+      if (slot.batches.size < SLOTS && (best === undefined || slot.batches.size < best.batches.size)) best = slot;
     }
     this.nextSlot += 1;
     return best;
+  }
+
+  /** Reads the answers the worker has written since the last read, then arms the wait for the next. */
+  private collect(slot: Slot): void {
+    const answered = Atomics.load(slot.memory.words, ANSWERED);
+    while (slot.answered < answered) {
+      const batch = ++slot.answered;
+      const waiting = slot.batches.get(batch);
+      slot.batches.delete(batch);
+      waiting?.resolve(this.answerOf(slot.memory, batch));
+    }
+    this.arm(slot);
+    // Checks that waited for a free worker go now, as one batch.
+    if (!this.scheduled) this.flush();
+  }
+
+  private answerOf(memory: SignatureMemory, batch: number): BatchAnswer {
+    const count = Atomics.load(memory.words, memory.header(batch, COUNT));
+    const refusedCount = Atomics.load(memory.words, memory.header(batch, REFUSED_COUNT));
+    const problemsBytes = Atomics.load(memory.words, memory.header(batch, PROBLEMS_BYTES));
+    const out = memory.output(batch);
+    const ids = Buffer.from(out.subarray(0, count * 32));
+    const refused = new Set<number>();
+    let at = count * 32;
+    for (let i = 0; i < refusedCount; i++, at += 4) refused.add(out.readUInt32LE(at));
+    const problems = new Map<number, string>(problemsBytes === 0 ? [] : (JSON.parse(out.toString('utf8', at, at + problemsBytes)) as [number, string][]));
+    return { ids, problems, refused };
+  }
+
+  /** Waits (without blocking) for the worker's next answer while batches are out; holds the process open meanwhile. */
+  private arm(slot: Slot): void {
+    if (slot.answered === slot.posted) {
+      slot.worker.unref();
+      return;
+    }
+    if (slot.waiting) return;
+    slot.worker.ref();
+    slot.waiting = true;
+    const wait = Atomics.waitAsync(slot.memory.words, ANSWERED, slot.answered);
+    const wake = (): void => {
+      slot.waiting = false;
+      if (this.slots.includes(slot)) this.collect(slot);
+    };
+    if (wait.async) void wait.value.then(wake);
+    else queueMicrotask(wake);
   }
 
   private flush(): void {
     this.scheduled = false;
     if (this.pending.length === 0) return;
     const slot = this.freeSlot();
-    // Every worker is full: a finishing batch flushes what waits (see spawn()).
+    // Every worker is full: a finishing batch flushes what waits (see collect()).
     if (slot === undefined) return;
-    const items = this.pending;
-    this.pending = [];
-    // Buffer.alloc: zeroed (prepareCheck needs it) and never a slice of the shared pool, so its
-    // ArrayBuffer can be moved to the worker.
-    const jobs = Buffer.alloc(items.length * JOB_BYTES);
+    const batch = slot.posted + 1;
+    const input = slot.memory.input(batch);
+    // What fits the slot goes: the jobs, then their MAC records; the rest waits for the next batch. A MAC
+    // record that could never fit is judged here.
+    let taken = 0;
+    let macBytes = 0;
+    for (; taken < this.pending.length && taken < MAX_JOBS; taken++) {
+      const item = this.pending[taken] as (typeof this.pending)[number];
+      let bytes = item.mac === undefined ? 0 : macRecordBytes(item.mac);
+      if (bytes > SLOT_BYTES - JOB_BYTES) bytes = 0;
+      if ((taken + 1) * JOB_BYTES + macBytes + bytes > SLOT_BYTES) break;
+      macBytes += bytes;
+    }
+    const items = this.pending.slice(0, taken);
+    this.pending = this.pending.slice(taken);
+    if (this.pending.length > 0) this.schedule();
+    // prepareCheck packs into zeros.
+    input.fill(0, 0, items.length * JOB_BYTES);
     const packed: typeof items = [];
     const macs: [number, L2Mac][] = [];
     for (const item of items) {
-      const early = prepareCheck(this.hasher, item.job, jobs, packed.length * JOB_BYTES);
+      const early = prepareCheck(this.hasher, item.job, input, packed.length * JOB_BYTES);
       if (early !== undefined) {
         item.resolve(withMac(early, item.mac));
+        continue;
+      }
+      if (item.mac !== undefined && macRecordBytes(item.mac) > SLOT_BYTES - JOB_BYTES) {
+        packed.push({ ...item, mac: undefined, resolve: (verdict) => item.resolve(withMac(verdict, item.mac)) });
         continue;
       }
       if (item.mac !== undefined) macs.push([packed.length, item.mac]);
       packed.push(item);
     }
     if (packed.length === 0) return;
-    const macRecords = macs.length === 0 ? undefined : packMacs(macs);
-    const batch = this.nextBatch++;
+    const jobsBytes = packed.length * JOB_BYTES;
+    let end = jobsBytes;
+    for (const [index, mac] of macs) end = writeMacRecord(input, end, index, mac);
     slot.batches.set(batch, {
-      resolve: (result) => {
-        const ids = Buffer.from(result.ids);
-        if (ids.length !== packed.length * 32) {
-          for (const item of packed) item.reject(new Error('a signature worker answered the wrong number of ids'));
-          return;
-        }
-        const problems = new Map(result.problems);
-        const refused = new Set(result.macsRefused);
+      resolve: (answer) => {
         packed.forEach((item, i) => {
-          const verdict = verdictOf(ids, i * 32, problems.get(i));
-          item.resolve(refused.has(i) ? { ...verdict, macRefused: true } : verdict);
+          const verdict = verdictOf(answer.ids, i * 32, answer.problems.get(i));
+          item.resolve(answer.refused.has(i) ? { ...verdict, macRefused: true } : verdict);
         });
       },
       reject: (error) => packed.forEach((item) => item.reject(error)),
     });
-    const message: SignatureBatch = { batch, count: packed.length, jobs: jobs.buffer, macs: macRecords?.buffer };
-    slot.worker.postMessage(message, macRecords === undefined ? [jobs.buffer] : [jobs.buffer, macRecords.buffer]);
+    const words = slot.memory.words;
+    Atomics.store(words, slot.memory.header(batch, COUNT), packed.length);
+    Atomics.store(words, slot.memory.header(batch, JOBS_BYTES), jobsBytes);
+    Atomics.store(words, slot.memory.header(batch, MACS_BYTES), end - jobsBytes);
+    slot.posted = batch;
+    Atomics.store(words, POSTED, batch);
+    Atomics.notify(words, POSTED);
     this.sent += 1;
+    this.arm(slot);
   }
 
   async close(): Promise<void> {

@@ -1,46 +1,57 @@
-// Worker side of the signature checks (signatureChecks.ts): for each batch of packed jobs (signatureCheck.ts)
-// sent by the request thread, the order ids (32 bytes each, in one buffer moved back without copying) and
-// the failures by index, and the indexes whose request HMAC (macJob.ts) does not match.
+// Worker side of the signature checks (signatureChecks.ts): it sleeps in Atomics.wait until the request thread
+// posts a batch of packed jobs (signatureCheck.ts) into the shared memory (signatureMemory.ts), then answers
+// each batch in order in the same memory: the order ids (32 bytes each), the indexes whose request HMAC
+// (macJob.ts) does not match, and the failures by index.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
 import { OrderHasher, type OrderDomainConfig } from '../../auth/index.js';
 import { nameThisThread } from '../../threads/threadName.js';
 import { JOB_BYTES, finishCheck } from './signatureCheck.js';
 import { refusedMacs } from './macJob.js';
+import { ANSWERED, COUNT, JOBS_BYTES, MACS_BYTES, POSTED, PROBLEMS_BYTES, REFUSED_COUNT, SignatureMemory } from './signatureMemory.js';
 
-export interface SignatureBatch {
-  readonly batch: number;
-  readonly count: number;
-  /** `count` packed jobs of JOB_BYTES, from offset 0. */
-  readonly jobs: ArrayBuffer;
-  /** The HMACs of some of the jobs (macJob.ts packMacs), when any. */
-  readonly macs: ArrayBuffer | undefined;
+export interface SignatureWorkerData {
+  readonly domains: OrderDomainConfig;
+  readonly memory: SharedArrayBuffer;
 }
 
-export interface SignatureBatchResult {
-  readonly batch: number;
-  /** `count` order ids of 32 bytes. */
-  readonly ids: ArrayBuffer;
-  /** [job index, why it failed] for the jobs that failed. */
-  readonly problems: readonly (readonly [number, string])[];
-  /** The indexes of the jobs whose HMAC does not match. */
-  readonly macsRefused: readonly number[];
-}
-
-const port = parentPort;
-if (port === null) throw new Error('signatureWorker runs as a worker thread');
+const data = workerData as SignatureWorkerData;
 nameThisThread('pmx-signatures');
-const hasher = new OrderHasher(workerData as OrderDomainConfig);
-port.on('message', (message: SignatureBatch) => {
-  const jobs = Buffer.from(message.jobs);
-  const ids = Buffer.alloc(message.count * 32);
+const hasher = new OrderHasher(data.domains);
+const memory = new SignatureMemory(data.memory);
+const words = memory.words;
+
+/** Answers batch `batch`, whose jobs and MAC records are in its slot. */
+function answer(batch: number): void {
+  const count = Atomics.load(words, memory.header(batch, COUNT));
+  const jobsBytes = Atomics.load(words, memory.header(batch, JOBS_BYTES));
+  const macsBytes = Atomics.load(words, memory.header(batch, MACS_BYTES));
+  const input = memory.input(batch);
+  const jobs = input.subarray(0, jobsBytes);
+  const out = memory.output(batch);
   const problems: [number, string][] = [];
-  for (let i = 0; i < message.count; i++) {
+  for (let i = 0; i < count; i++) {
     const { id, problem } = finishCheck(hasher, jobs, i * JOB_BYTES);
-    id.copy(ids, i * 32);
+    id.copy(out, i * 32);
     if (problem !== undefined) problems.push([i, problem]);
   }
-  const macsRefused = message.macs === undefined ? [] : refusedMacs(Buffer.from(message.macs));
-  const result: SignatureBatchResult = { batch: message.batch, ids: ids.buffer, problems, macsRefused };
-  port.postMessage(result, [ids.buffer]);
-});
+  const refused = macsBytes === 0 ? [] : refusedMacs(input.subarray(jobsBytes, jobsBytes + macsBytes));
+  let at = count * 32;
+  for (const index of refused) at = out.writeUInt32LE(index, at);
+  const problemsBytes = problems.length === 0 ? 0 : out.write(JSON.stringify(problems), at, 'utf8');
+  Atomics.store(words, memory.header(batch, REFUSED_COUNT), refused.length);
+  Atomics.store(words, memory.header(batch, PROBLEMS_BYTES), problemsBytes);
+}
+
+let done = 0;
+for (;;) {
+  Atomics.wait(words, POSTED, done);
+  const posted = Atomics.load(words, POSTED);
+  if (posted < 0) break;
+  while (done < posted) {
+    done += 1;
+    answer(done);
+    Atomics.store(words, ANSWERED, done);
+    Atomics.notify(words, ANSWERED);
+  }
+}

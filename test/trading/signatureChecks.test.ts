@@ -1,10 +1,15 @@
 // Both signature checkers (worker threads, and inline), which judge packed jobs, give exactly the verdicts
 // of the reference checkOne (ids and failures) for valid orders, tampered ones, orders refused by the
-// signer policy and unhashable ones, batched together; and a closed checker refuses.
+// signer policy and unhashable ones, batched together; the workers judge the requests' HMACs beside them
+// (one too large for a batch's shared memory is judged on the request thread); more checks than a batch holds
+// go as several; a worker that dies is replaced; and a closed checker refuses.
 
 import t from 'tap';
+import { createHmac } from 'node:crypto';
+import type { Worker } from 'node:worker_threads';
 import { Wallet } from 'ethers';
-import { OrderHasher, parseOrderPayload, type SignedOrder } from '../../auth/index.js';
+import { macMatches, OrderHasher, parseOrderPayload, type L2Mac, type SignedOrder } from '../../auth/index.js';
+import { MAX_JOBS, SLOT_BYTES } from '../../api/trading/signatureMemory.js';
 import { checkOne } from '../../api/trading/signatureCheck.js';
 import { InlineSignatureChecker, WorkerSignatureChecker } from '../../api/trading/signatureChecks.js';
 import { TEST_DOMAINS, Trader } from '../support/tradingClient.js';
@@ -66,4 +71,50 @@ t.test('a closed checker refuses', async (tt) => {
   const closing = new WorkerSignatureChecker(TEST_DOMAINS, 1);
   await closing.close();
   await tt.rejects(closing.check((orders[0] as { order: SignedOrder }).order, false), /closed/);
+});
+
+/** A MAC over `message` with `key`: the true one, or with a byte of it changed. */
+function macOf(key: string, message: string, body: string, tampered: boolean): L2Mac {
+  const presented = createHmac('sha256', Buffer.from(key)).update(message, 'utf8').update(body).digest();
+  if (tampered) presented[0] = (presented[0] ?? 0) ^ 1;
+  return { key: Buffer.from(key), message, body, presented };
+}
+
+t.test("HMACs travel with the jobs and are judged beside them, one larger than a batch's memory here", async (tt) => {
+  const one = new WorkerSignatureChecker(TEST_DOMAINS, 1);
+  tt.teardown(() => one.close());
+  const huge = 'x'.repeat(SLOT_BYTES);
+  const cases = orders.map((o, i) => ({ o, mac: i % 5 === 4 ? undefined : macOf(`key-${i}`, `message ${i}`, i % 7 === 3 ? huge : `{"order":${i}}`, i % 3 === 0) }));
+  const got = await Promise.all(cases.map(({ o, mac }) => one.check(o.order, o.negRisk, mac)));
+  const expected = cases.map(({ o, mac }) => {
+    const verdict = checkOne(reference, o);
+    return mac !== undefined && !macMatches(mac) ? { ...verdict, macRefused: true } : verdict;
+  });
+  tt.same(got, expected, 'each verdict is the reference verdict, marked when its HMAC does not match');
+  tt.ok(got.some((v) => v.macRefused === true) && got.some((v, i) => v.macRefused === undefined && cases[i]?.mac !== undefined), 'both kinds are there');
+});
+
+t.test("more checks than a batch's memory holds go as several batches, each verdict right", async (tt) => {
+  const one = new WorkerSignatureChecker(TEST_DOMAINS, 1);
+  tt.teardown(() => one.close());
+  const valid = orders.slice(0, 24);
+  const count = MAX_JOBS + 50;
+  const checks = Array.from({ length: count }, (_, i) => valid[i % valid.length] as (typeof orders)[number]);
+  const expected = valid.map((o) => checkOne(reference, o));
+  const got = await Promise.all(checks.map((o) => one.check(o.order, o.negRisk)));
+  tt.ok(got.every((v, i) => JSON.stringify(v) === JSON.stringify(expected[i % valid.length])), `${count} verdicts, all the reference's`);
+  tt.ok(one.batchesSent >= 2, `${one.batchesSent} batches`);
+});
+
+t.test('a worker that dies is replaced: the checks it held reject, later ones are judged', async (tt) => {
+  const one = new WorkerSignatureChecker(TEST_DOMAINS, 1);
+  tt.teardown(() => one.close());
+  const o = orders[0] as (typeof orders)[number];
+  const held = Array.from({ length: 400 }, () => one.check(o.order, o.negRisk));
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  await (one as unknown as { slots: { worker: Worker }[] }).slots[0]?.worker.terminate();
+  const settled = await Promise.allSettled(held);
+  tt.ok(settled.some((r) => r.status === 'rejected'), 'checks the worker held reject');
+  for (const r of settled) if (r.status === 'rejected') tt.match(String(r.reason), /exited/);
+  tt.same(await one.check(o.order, o.negRisk), checkOne(reference, o), 'the next check is judged by the new worker');
 });
