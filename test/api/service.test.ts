@@ -8,7 +8,7 @@ import { startTestService } from '../support/serviceFixture.js';
 const USDC = 1_000_000;
 
 t.test('one port serves every surface, the OpenAPI document and metrics', async (t) => {
-  const { baseUrl, close } = await startTestService();
+  const { baseUrl, close, service } = await startTestService();
   t.teardown(close);
   const health = await fetch(`${baseUrl}/health`);
   t.same(await health.json(), { status: 'ok', uwsNative: true });
@@ -26,6 +26,9 @@ t.test('one port serves every surface, the OpenAPI document and metrics', async 
   t.match(metrics, /http_requests_total\{surface="clob",route="GET \/markets",status="200"\} 2/, "counted per route, whichever mount served it");
   t.match(metrics, /projection_lag_records \d+/);
   t.match(metrics, /engine_log_position \d+/);
+  const gauge = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+  t.equal(gauge('engine_open_orders'), service.engine.engine.openOrderCount, "the engine's open orders");
+  t.ok(gauge('clickhouse_memory_tracked_bytes') > 0, "ClickHouse's tracked memory, read from system.metrics when scraped");
   // The demo catalog's markets were listed through the engine: durable batches, offered to each consumer once.
   t.match(metrics, /^durable_batches_total [1-9]\d*$/m, 'durable batches went through the one follower');
   for (const consumer of ['projector', 'read model', 'WebSocket publisher']) {
