@@ -2,7 +2,7 @@
 // its request's HMAC to the signature worker (authenticate.ts requireL2 with deferMac), which compares it beside
 // the order's signature, so the request thread neither hashes the body nor touches OpenSSL's HMAC for it.
 //
-// A batch's HMACs are one buffer, moved to the worker without copying; each record:
+// A batch's HMACs follow its jobs in the memory the worker shares (signatureMemory.ts); each record:
 //   u32 index of the job in the batch | u16 key length | key | 32 bytes presented |
 //   u32 message length | message (UTF-8) | u32 body length | body
 // The worker's answer is the indexes whose HMAC does not match, judged by auth/l2Hmac.ts macMatches() on the
@@ -48,19 +48,7 @@ function writeSized(out: Buffer, at: number, data: string | Uint8Array | undefin
   return at + 4 + length;
 }
 
-/** The HMACs of `macs` (records from offset 0 to its end), packed for a batch: the buffer owns its ArrayBuffer. */
-export function packMacs(macs: readonly (readonly [number, L2Mac])[]): Buffer<ArrayBuffer> {
-  let bytes = 0;
-  for (const [, mac] of macs) bytes += macRecordBytes(mac);
-  // allocUnsafeSlow: never a slice of the shared pool, so its ArrayBuffer can be moved to the worker; every byte
-  // is written below.
-  const out = Buffer.allocUnsafeSlow(bytes);
-  let offset = 0;
-  for (const [index, mac] of macs) offset = writeMacRecord(out, offset, index, mac);
-  return out;
-}
-
-/** The job indexes of `records` (packMacs' form) whose HMAC does not match. */
+/** The job indexes of `records` (consecutive records written by writeMacRecord) whose HMAC does not match. */
 export function refusedMacs(records: Buffer): number[] {
   const refused: number[] = [];
   let at = 0;
