@@ -4,17 +4,20 @@
 // threads, % of one core, from /proc/<pid>/stat), its resident memory (VmRSS), the log records the engine made
 // durable that minute (engine_log_position on /metrics: the load is constant when these are), the JS heap
 // used and committed (nodejs_heap_size_used_bytes, nodejs_heap_size_total_bytes: the main thread's heap), the
-// memory ClickHouse tracks (clickhouse_memory_tracked_bytes: its MemoryTracking), the orders open in the engine (engine_open_orders)
+// committed heaps of the worker threads (nodejs_thread_heap_total_bytes: the projector's, the snapshot copies',
+// the edge's), the memory ClickHouse tracks (clickhouse_memory_tracked_bytes: its MemoryTracking) and what its
+// allocator holds resident (clickhouse_allocator_resident_bytes), the orders open in the engine (engine_open_orders)
 // and the ClickHouse parts the projection tables hold (system.parts, through the service's ClickHouse endpoint),
 // so that whatever grows shows which part grows.
 //
 // The figure the README holds: CPU and RSS of minutes 5 to BENCH_MINUTES against their minute-5 values (the
 // first minutes are start-up: the catalog listed, the demo books filled, the JIT warming). The last line is
-// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, openOrders, parts}],
+// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, chResidentMb, workerHeapsMb, workerHeapsTotalMb, openOrders, parts}],
 // cpuAt5, cpuLast, rssAt5, rssLast, cpuDriftPct, rssDriftPct, flat, machine}, where cpuLast and rssLast are
 // the means of the last five minutes and flat says whether both stay within 10% of minute 5.
 //
-// Env: BENCH_MINUTES (60), BENCH_KEEP_DATA (unset: the data directory is removed at the end).
+// Env: BENCH_MINUTES (60), BENCH_KEEP_DATA (unset: the data directory is removed at the end), BENCH_SERVER_ARGS
+// (more of the service's flags, space-separated: a setting's share of what grows, e.g. `--live-fills 0`).
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -74,9 +77,20 @@ function groupOf(name: string): string {
 const GROUPS = ['main', 'pmx threads', 'CH merges', 'CH other', 'node (V8, libuv)'] as const;
 
 async function metric(port: number, name: string): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return valueOf(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(), name);
+}
+
+/** An unlabelled metric's value in a /metrics text (NaN when absent). */
+function valueOf(text: string, name: string): number {
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line === undefined ? NaN : Number(line.split(' ')[1]);
+}
+
+/** A metric's series by their one label's value, e.g. nodejs_thread_heap_total_bytes{thread="pmx-edge"}. */
+function seriesOf(text: string, name: string): Record<string, number> {
+  const series: Record<string, number> = {};
+  for (const match of text.matchAll(new RegExp(`^${name}\\{\\w+="([^"]*)"\\} (\\S+)$`, 'gm'))) series[match[1] as string] = Number(match[2]);
+  return series;
 }
 
 /** One number from the service's ClickHouse endpoint (NaN when it fails). */
@@ -99,6 +113,7 @@ const args = [
   '--clickhouse-http-port', String(chPort),
   '--analyst-password', ANALYST_PASSWORD,
   '--log-level', 'warn',
+  ...(process.env.BENCH_SERVER_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
 ];
 const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 const pid = child.pid;
@@ -123,8 +138,8 @@ for (let i = 0; ; i++) {
 
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
 console.log(`soak: the service as npm start runs it (demo traders on), ${MINUTES} minutes, one line a minute`);
-console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | ClickHouse tracked MB | open orders | ClickHouse parts |`);
-console.log('|---|---|---|---|---|---|---|---|---|---|');
+console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | worker threads' JS heaps committed MB | ClickHouse tracked / resident MB | open orders | ClickHouse parts |`);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 
 interface Minute {
   readonly minute: number;
@@ -138,6 +153,11 @@ interface Minute {
   readonly heapMb: number;
   readonly heapTotalMb: number;
   readonly chMemoryMb: number;
+  /** What ClickHouse's allocator holds resident (clickhouse_allocator_resident_bytes). */
+  readonly chResidentMb: number;
+  /** Committed JS heap of each worker thread with an event loop (nodejs_thread_heap_total_bytes), and their sum. */
+  readonly workerHeapsMb: Record<string, number>;
+  readonly workerHeapsTotalMb: number;
   readonly openOrders: number;
   readonly parts: number;
 }
@@ -149,7 +169,9 @@ for (let minute = 1; minute <= MINUTES && !exited; minute++) {
   await new Promise((r) => setTimeout(r, 60_000 - (performance.now() - lastAt)));
   const now = sample(pid);
   const at = performance.now();
-  const pos = await metric(httpPort, 'engine_log_position');
+  const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+  const pos = valueOf(text, 'engine_log_position');
+  const workerHeapsMb = Object.fromEntries(Object.entries(seriesOf(text, 'nodejs_thread_heap_total_bytes')).map(([thread, bytes]) => [thread, Math.round(bytes / 1e6)]));
   const row: Minute = {
     minute,
     cpuPct: Math.round(((now.ticks - last.ticks) * 10 * 1000) / (at - lastAt)) / 10,
@@ -158,14 +180,17 @@ for (let minute = 1; minute <= MINUTES && !exited; minute++) {
     anonMb: Math.round(now.anonMb),
     fileMb: Math.round(now.fileMb),
     records: pos - lastPos,
-    heapMb: Math.round((await metric(httpPort, 'nodejs_heap_size_used_bytes')) / 1e6),
-    heapTotalMb: Math.round((await metric(httpPort, 'nodejs_heap_size_total_bytes')) / 1e6),
-    chMemoryMb: Math.round((await metric(httpPort, 'clickhouse_memory_tracked_bytes')) / 1e6),
-    openOrders: await metric(httpPort, 'engine_open_orders'),
+    heapMb: Math.round(valueOf(text, 'nodejs_heap_size_used_bytes') / 1e6),
+    heapTotalMb: Math.round(valueOf(text, 'nodejs_heap_size_total_bytes') / 1e6),
+    chMemoryMb: Math.round(valueOf(text, 'clickhouse_memory_tracked_bytes') / 1e6),
+    chResidentMb: Math.round(valueOf(text, 'clickhouse_allocator_resident_bytes') / 1e6),
+    workerHeapsMb,
+    workerHeapsTotalMb: Object.values(workerHeapsMb).reduce((a, b) => a + b, 0),
+    openOrders: valueOf(text, 'engine_open_orders'),
     parts: await chNumber(chPort, PARTS),
   };
   perMinute.push(row);
-  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} / ${row.heapTotalMb} | ${row.chMemoryMb} | ${row.openOrders} | ${row.parts} |`);
+  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} / ${row.heapTotalMb} | ${row.workerHeapsTotalMb} | ${row.chMemoryMb} / ${row.chResidentMb} | ${row.openOrders} | ${row.parts} |`);
   last = now;
   lastAt = at;
   lastPos = pos;

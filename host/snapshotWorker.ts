@@ -25,6 +25,7 @@ import { exportSnapshot, restoreSnapshot, type Engine, type EngineSnapshot } fro
 import { writeFileDurably } from '../log/durableFile.js';
 import { lastSeqOf, type CommandRecord } from '../log/eventLog.js';
 import { nameThisThread } from '../threads/threadName.js';
+import { answerHeapQueries } from '../threads/threadHeaps.js';
 import { niceThisThread } from '../threads/threadNice.js';
 import { snapshotFileText, snapshotText } from './snapshotText.js';
 import { LiveState, type LiveStateOptions } from '../projections/live/liveState.js';
@@ -64,6 +65,7 @@ export type SnapshotReply =
 if (parentPort === null) throw new Error('snapshotWorker runs as a worker thread');
 const port = parentPort;
 nameThisThread('pmx-snapshots');
+answerHeapQueries('pmx-snapshots');
 // Its exports take seconds of CPU with many resting orders: below the order path's threads, which preempt it.
 niceThisThread(SNAPSHOT_THREAD_NICE);
 

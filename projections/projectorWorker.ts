@@ -8,6 +8,7 @@ import { JournalTail } from '../log/journal/journalTail.js';
 import { SharedPosition } from '../log/sharedPosition.js';
 import { relayedClickHouse, type RelayReply } from '../storage/clickhouseRelay.js';
 import { nameThisThread } from '../threads/threadName.js';
+import { answerHeapQueries } from '../threads/threadHeaps.js';
 import { Projector, type ProjectorOptions } from './projector.js';
 
 /** What the thread is started with. */
@@ -41,6 +42,7 @@ const WATCH_MS = 50;
 const port = parentPort;
 if (port === null) throw new Error('projectorWorker.ts runs as a worker thread');
 nameThisThread('pmx-projector');
+answerHeapQueries('pmx-projector');
 const data = workerData as ProjectorWorkerData;
 const end = new SharedPosition(data.end);
 const projected = new SharedPosition(data.projected);

@@ -112,8 +112,8 @@ export class ServiceMetrics {
   }
 
   /**
-   * A gauge read asynchronously when scraped; a failed read leaves the gauge out of that scrape (the value is
-   * not known) and is counted in nothing else: /metrics itself keeps answering.
+   * A gauge read asynchronously when scraped; a failed read shows NaN in that scrape (the value is not known,
+   * where a reset gauge would show 0) and is counted in nothing else: /metrics itself keeps answering.
    */
   asyncGauge(name: string, help: string, read: () => Promise<number>): void {
     new Gauge({
@@ -124,7 +124,28 @@ export class ServiceMetrics {
         try {
           this.set(await read());
         } catch {
-          this.reset();
+          this.set(Number.NaN);
+        }
+      },
+    });
+  }
+
+  /**
+   * A gauge with one label, its series read asynchronously when scraped (each [label value, value]); a failed
+   * read leaves every series out of that scrape.
+   */
+  asyncLabelledGauge(name: string, help: string, label: string, read: () => Promise<readonly (readonly [string, number])[]>): void {
+    new Gauge({
+      name,
+      help,
+      labelNames: [label],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        try {
+          for (const [key, value] of await read()) this.set({ [label]: key }, value);
+        } catch {
+          // unknown this scrape: no series
         }
       },
     });

@@ -32,6 +32,7 @@ import { keepForeignThreadsNiced } from './processPriority.js';
 import { startDemoTraders, type DemoTraders } from '../demo/demoTraders.js';
 import { LateFanout, startFront } from './front.js';
 import { StreamPublisher } from '../api/ws/streamPublisher.js';
+import { threadHeaps, type ThreadHeap } from '../threads/threadHeaps.js';
 import type { WsServer } from '../api/ws/wsServer.js';
 
 /** Demo traders run with --demo-traders on the demo catalog only: never when an upstream catalog is set. */
@@ -260,6 +261,22 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     const rows = await result.json<{ value: string | number }>();
     return Number(rows[0]?.value ?? NaN);
   });
+  metrics.asyncGauge('clickhouse_allocator_resident_bytes', "Memory ClickHouse's allocator (its jemalloc) holds resident: what it tracks as in use, its free pages not yet returned to the system, and its metadata.", async () => {
+    // The summary line of jemalloc's statistics: "Allocated: N, active: N, metadata: N (...), resident: N, mapped: N, retained: N".
+    const query = "SELECT extract(stats, 'Allocated: [^\\n]*?resident: (\\d+)') AS resident FROM system.jemalloc_stats";
+    const rows = await (await ch.query({ query, format: 'JSONEachRow' })).json<{ resident: string }>();
+    const resident = rows[0]?.resident ?? '';
+    if (!/^\d+$/.test(resident)) throw new Error('no resident figure in system.jemalloc_stats');
+    return Number(resident);
+  });
+  // One question to the threads serves both gauges of a scrape.
+  let asked: { at: number; heaps: Promise<ThreadHeap[]> } | undefined;
+  const heapsOf = async (field: 'usedBytes' | 'totalBytes'): Promise<[string, number][]> => {
+    if (asked === undefined || Date.now() - asked.at > 1000) asked = { at: Date.now(), heaps: threadHeaps() };
+    return (await asked.heaps).map((heap) => [heap.thread, heap[field]]);
+  };
+  metrics.asyncLabelledGauge('nodejs_thread_heap_used_bytes', "JS heap in use of each of the service's worker threads with an event loop (the main thread's is nodejs_heap_size_used_bytes).", 'thread', () => heapsOf('usedBytes'));
+  metrics.asyncLabelledGauge('nodejs_thread_heap_total_bytes', "JS heap committed by each of the service's worker threads with an event loop (the main thread's is nodejs_heap_size_total_bytes).", 'thread', () => heapsOf('totalBytes'));
   const front = await startFront({
     config,
     logger,

@@ -4,6 +4,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { nameThisThread } from '../../threads/threadName.js';
+import { answerHeapQueries } from '../../threads/threadHeaps.js';
 import { startHeaderEdge, type HeaderEdge, type HeaderEdgeOptions } from './headerEdge.js';
 import type { DirectMessage } from './edge/wsDirect.js';
 
@@ -15,6 +16,7 @@ export type EdgeThreadMessage =
 if (parentPort === null) throw new Error('edgeWorker runs as a worker thread');
 const port = parentPort;
 nameThisThread('pmx-edge');
+answerHeapQueries('pmx-edge');
 const send = (message: EdgeThreadMessage): void => port.postMessage(message);
 
 let edge: HeaderEdge | undefined;
