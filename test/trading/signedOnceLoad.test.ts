@@ -48,6 +48,8 @@ t.test('re-posts of a cancelled signed order across its window boundary under lo
   const owner = await funded();
   const others = await Promise.all(Array.from({ length: 8 }, funded));
   await background(owner, Date.now() + 300); // warm the paths up, so the first round starts on time
+  let metRemembered = 0;
+  let cameAfter = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const signedAt = Date.now() - (WINDOW_SEC * 1000 - 1500); // the window closes 1.5 s from now
     const order: WireOrder = await owner.signOrder(bid(0.02, signedAt));
@@ -79,10 +81,14 @@ t.test('re-posts of a cancelled signed order across its window boundary under lo
     const all = answers.flat();
     const accepted = all.filter((a) => a.status === 200);
     tt.equal(accepted.length, 0, `round ${round}: ${all.length} re-posts, none accepted (${moved} background orders)`);
-    tt.ok(all.some((a) => /Duplicated/.test(a.error)), 'some re-posts met the remembered id');
-    tt.ok(all.some((a) => a.at > closesAt + 100 && /Timestamp/.test(a.error)), 'some re-posts came after the window closed');
+    // Which side of the boundary a round's re-posts reach depends on how long the first post and its cancel
+    // took: on a loaded machine a whole round can come after the window. Both sides are required over the rounds.
+    if (all.some((a) => /Duplicated/.test(a.error))) metRemembered += 1;
+    if (all.some((a) => a.at > closesAt + 100 && /Timestamp/.test(a.error))) cameAfter += 1;
     tt.ok(all.every((a) => a.status === 400), 'every re-post is a 400');
     await host.idle();
     tt.notOk(engine.order(id), 'the order is not on the book');
   }
+  tt.ok(metRemembered > 0, `re-posts met the remembered id (in ${metRemembered} of ${ROUNDS} rounds)`);
+  tt.ok(cameAfter > 0, `re-posts came after the window closed (in ${cameAfter} of ${ROUNDS} rounds)`);
 });
