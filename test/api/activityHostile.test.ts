@@ -13,6 +13,7 @@ import { connect } from 'node:net';
 import t from 'tap';
 import { buy, sell, units } from '../engine/scenario.js';
 import { startTestService } from '../support/serviceFixture.js';
+import { holdTimedCommands } from '../support/timedCommands.js';
 
 const RUNS = Number(process.env.PMX_HOSTILE_RUNS ?? 300);
 
@@ -112,6 +113,7 @@ const requestArb = fc.record({
 });
 
 t.test('hostile query strings: no 5xx, JSON errors, no engine change', async (t) => {
+  t.teardown(await holdTimedCommands(host));
   const hashBefore = host.engine.stateHash();
   const positionBefore = host.position;
   const seen = new Map<number, number>();

@@ -14,6 +14,7 @@ import t, { type Test } from 'tap';
 import type { Market } from '../../engine/market.js';
 import { buy, sell, units } from '../engine/scenario.js';
 import { startTestService } from '../support/serviceFixture.js';
+import { holdTimedCommands } from '../support/timedCommands.js';
 
 const RUNS = Number(process.env.PMX_HOSTILE_RUNS ?? 300);
 
@@ -167,6 +168,8 @@ function checkReply(t: Test, reply: RawReply, where: string): void {
   }
 }
 
+// Every request below must leave the engine as it was; the host's own timed commands are held from here on.
+await holdTimedCommands(host);
 const hashBefore = host.engine.stateHash();
 const positionBefore = host.position;
 

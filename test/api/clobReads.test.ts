@@ -11,6 +11,7 @@ import { PAGE_SIZE } from '../../api/clob/marketRoutes.js';
 import type { Market } from '../../engine/market.js';
 import { buy, sell, units } from '../engine/scenario.js';
 import { startTestService } from '../support/serviceFixture.js';
+import { holdTimedCommands } from '../support/timedCommands.js';
 
 const svc = await startTestService();
 t.teardown(() => svc.close());
@@ -82,6 +83,8 @@ async function post(path: string, payload: unknown): Promise<Got> {
   return { status: res.status, type: res.headers.get('content-type') ?? '', text, body: JSON.parse(text) };
 }
 
+// Reads must leave the engine as it was; the host's own timed commands are held from here on.
+await holdTimedCommands(host);
 const hashBefore = engine.stateHash();
 const positionBefore = host.position;
 

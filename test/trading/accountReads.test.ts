@@ -8,6 +8,7 @@ import { Wallet } from 'ethers';
 import type { Market } from '../../engine/market.js';
 import { units } from '../engine/scenario.js';
 import { startTestService } from '../support/serviceFixture.js';
+import { holdTimedCommands } from '../support/timedCommands.js';
 import { Trader, type Answer } from '../support/tradingClient.js';
 
 const svc = await startTestService();
@@ -101,13 +102,17 @@ const tradeIds = (res: Answer): string[] => (res.body as TradePage).data.map((x)
 
 /** Expects a refusal with `status` and `error`, and no change to the engine's state. */
 async function refused(tt: Test, what: string, status: number, error: string | RegExp, act: () => Promise<Answer>): Promise<void> {
-  await host.idle();
-  const before = engine.stateHash();
-  const res = await act();
-  tt.equal(res.status, status, `${what}: status (${res.text})`);
-  tt.match((res.body as { error?: string }).error ?? '', error, `${what}: message`);
-  await host.idle();
-  tt.equal(engine.stateHash(), before, `${what}: state unchanged`);
+  const release = await holdTimedCommands(host);
+  try {
+    const before = engine.stateHash();
+    const res = await act();
+    tt.equal(res.status, status, `${what}: status (${res.text})`);
+    tt.match((res.body as { error?: string }).error ?? '', error, `${what}: message`);
+    await host.idle();
+    tt.equal(engine.stateHash(), before, `${what}: state unchanged`);
+  } finally {
+    release();
+  }
 }
 
 t.test('two traders crossing: orders, trades and balances, readable at once', async (tt) => {
