@@ -5,6 +5,7 @@
 
 import t, { type Test } from 'tap';
 import { startTestService } from '../support/serviceFixture.js';
+import { clearOfTimedCommands, holdTimedCommands } from '../support/timedCommands.js';
 
 const TOKEN = 'operator-token-for-the-tests-0123456789';
 const AUTH = `Bearer ${TOKEN}`;
@@ -58,31 +59,22 @@ const host = svc.service.engine;
 const engine = host.engine;
 const api = (method: string, path: string, body?: unknown, authorization: string | null = AUTH): Promise<Answer> => call(svc.baseUrl, method, path, body, authorization);
 
-/**
- * Waits, when the host is about to submit an AdvanceTime of its own (the rewards sampler's minute, a heartbeat
- * deadline: engineHost.ts), until that command is in: it changes the state and the log position, and a check
- * that a refused request changed neither must not straddle it. `marginMs`: how far ahead a due command is waited for.
- */
-async function clearOfTimedCommands(marginMs = 2_000): Promise<void> {
-  const dues = [engine.nextRewardSample(), engine.nextHeartbeatDeadline()].filter((d): d is number => d !== undefined);
-  if (dues.length === 0) return;
-  const wait = Math.min(...dues) - Date.now();
-  if (wait > marginMs) return;
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait) + 300));
-}
-
 /** Sends a request that must be refused with `status` and must leave the engine exactly as it was. */
 async function refusedUnchanged(t: Test, label: string, status: number, send: () => Promise<Answer>, error?: string | RegExp): Promise<Answer> {
-  await clearOfTimedCommands();
-  const hash = engine.stateHash();
-  const position = host.position;
-  const answer = await send();
-  t.equal(answer.status, status, `${label}: ${status}`);
-  t.type(answer.body.error, 'string', `${label}: {error}`);
-  if (error !== undefined) t.match(answer.body.error, error, `${label}: message`);
-  t.equal(engine.stateHash(), hash, `${label}: state unchanged`);
-  t.equal(host.position, position, `${label}: nothing logged`);
-  return answer;
+  const release = await holdTimedCommands(host);
+  try {
+    const hash = engine.stateHash();
+    const position = host.position;
+    const answer = await send();
+    t.equal(answer.status, status, `${label}: ${status}`);
+    t.type(answer.body.error, 'string', `${label}: {error}`);
+    if (error !== undefined) t.match(answer.body.error, error, `${label}: message`);
+    t.equal(engine.stateHash(), hash, `${label}: state unchanged`);
+    t.equal(host.position, position, `${label}: nothing logged`);
+    return answer;
+  } finally {
+    release();
+  }
 }
 
 /** An engine refusal: the reject's status and message; balances and markets untouched (only the sequence moves). */
@@ -283,7 +275,7 @@ t.test('signers: authorise, list, revoke; refusals', async (t) => {
 
 t.test('the new events go through the log and the projector, and a restart recovers them', async (t) => {
   // A restart takes seconds: no AdvanceTime of the host's may fall between the hash and the restarted state.
-  await clearOfTimedCommands(20_000);
+  await clearOfTimedCommands(host, 20_000);
   await svc.service.projector.waitFor(host.position);
   t.equal(svc.service.projector.position, host.position, 'the projector passed over the signer events');
   const hash = engine.stateHash();

@@ -1,8 +1,10 @@
 // The host submits AdvanceTime on its own: at a heartbeat session's deadline and at the rewards sampler's
 // minute (EngineHost.watchDeadlines). A test that asserts "this request changed nothing" (same state hash,
-// same log position) across seconds of requests would catch one of those. `holdTimedCommands` stops them for
-// the span of the check and settles one already queued, so the check sees only what the requests did.
+// same log position) would catch one of those now and then. `holdTimedCommands` stops them for the span of
+// the check and settles one already queued, so the check sees only what the requests did; a check across a
+// restart, where the new host watches again, waits with `clearOfTimedCommands` until none is due soon.
 
+import type { Engine } from '../../engine/engine.js';
 import type { EngineHost } from '../../host/engineHost.js';
 
 /** Stops the host's timed AdvanceTime commands and waits until none is queued; returns the release. */
@@ -10,4 +12,18 @@ export async function holdTimedCommands(host: EngineHost): Promise<() => void> {
   host.unwatchDeadlines();
   await host.idle();
   return () => host.watchDeadlines();
+}
+
+/**
+ * Waits, when the host is about to submit an AdvanceTime of its own (within `marginMs`), until that command is
+ * in, so that the next one is at least `marginMs` away: time for a restart to read the same state.
+ */
+export async function clearOfTimedCommands(host: EngineHost, marginMs: number): Promise<void> {
+  const engine: Engine = host.engine;
+  const dues = [engine.nextRewardSample(), engine.nextHeartbeatDeadline()].filter((d): d is number => d !== undefined);
+  if (dues.length === 0) return;
+  const wait = Math.min(...dues) - Date.now();
+  if (wait > marginMs) return;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait) + 300));
+  await host.idle();
 }

@@ -12,6 +12,7 @@ import { MAX_ACCESS_KEYS } from '../../engine/index.js';
 import { units } from '../engine/scenario.js';
 import { clientSigner } from '../auth/fixtures.js';
 import { startTestService } from '../support/serviceFixture.js';
+import { holdTimedCommands } from '../support/timedCommands.js';
 import { Trader, type Answer } from '../support/tradingClient.js';
 
 const svc = await startTestService();
@@ -134,6 +135,7 @@ t.test('GET /auth/validate-readonly-api-key says whether a key is a live read-on
 });
 
 t.test('every write presented with a read-only key is a 401 with the read-only error, and changes nothing', async (tt) => {
+  tt.teardown(await holdTimedCommands(host));
   const before = engine.stateHash();
   const openBefore = engine.openOrders(alice.account).map((o) => o.id);
   const order = await alice.signOrder({ tokenId: T0, side: 'SELL', makerAmount: units(10), takerAmount: units(5) });
@@ -258,6 +260,7 @@ t.test('a signed non-zero builder code is kept as signed, whatever builder heade
 });
 
 t.test('builder headers that do not verify are a 401 before the order is looked at', async (tt) => {
+  tt.teardown(await holdTimedCommands(host));
   const before = engine.stateHash();
   const wrongPassphrase = builderConfig({ ...builderKey, passphrase: 'f'.repeat(64) });
   const refused = await postThroughBuilder(bob, wrongPassphrase, { tokenId: T0, side: 'BUY', makerAmount: units(2.5), takerAmount: units(5) });

@@ -9,6 +9,7 @@ import { Wallet } from 'ethers';
 import type { Market } from '../../engine/market.js';
 import { units } from '../engine/scenario.js';
 import { startTestService } from '../support/serviceFixture.js';
+import { holdTimedCommands } from '../support/timedCommands.js';
 import { Trader, type Answer } from '../support/tradingClient.js';
 
 const MAC_REFUSAL = 'Unauthorized/Invalid api key: POLY_SIGNATURE does not match: sign timestamp + METHOD + path (no query) + body with the base64url-decoded secret';
@@ -44,16 +45,20 @@ for (const signatureWorkers of [1, 0]) {
     ];
 
     const expect = async (what: string, status: number, text: RegExp | string, act: () => Promise<Answer>): Promise<void> => {
-      await host.idle();
-      const before = engine.stateHash();
-      const res = await act();
-      tt.equal(res.status, status, `${what}: status`);
-      const error = (res.body as { error?: string }).error ?? '';
-      if (typeof text === 'string') tt.equal(error, text, `${what}: message`);
-      else tt.match(error, text, `${what}: message`);
-      if (status !== 200) {
-        await host.idle();
-        tt.equal(engine.stateHash(), before, `${what}: nothing moved`);
+      const release = await holdTimedCommands(host);
+      try {
+        const before = engine.stateHash();
+        const res = await act();
+        tt.equal(res.status, status, `${what}: status`);
+        const error = (res.body as { error?: string }).error ?? '';
+        if (typeof text === 'string') tt.equal(error, text, `${what}: message`);
+        else tt.match(error, text, `${what}: message`);
+        if (status !== 200) {
+          await host.idle();
+          tt.equal(engine.stateHash(), before, `${what}: nothing moved`);
+        }
+      } finally {
+        release();
       }
     };
 

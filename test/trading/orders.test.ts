@@ -6,6 +6,7 @@ import { Wallet } from 'ethers';
 import type { Market } from '../../engine/market.js';
 import { units } from '../engine/scenario.js';
 import { startTestService } from '../support/serviceFixture.js';
+import { holdTimedCommands } from '../support/timedCommands.js';
 import { Trader, balancesText, type Answer } from '../support/tradingClient.js';
 
 const svc = await startTestService();
@@ -35,13 +36,17 @@ function limit(side: 'BUY' | 'SELL', price: number, size: number): { side: 'BUY'
 
 /** Expects a refusal with `status` whose message contains `text`, and no change to the engine. */
 async function refused(tt: Test, what: string, status: number, text: string | RegExp, act: () => Promise<Answer>): Promise<void> {
-  await host.idle();
-  const before = engine.stateHash();
-  const res = await act();
-  tt.equal(res.status, status, `${what}: status`);
-  tt.match((res.body as { error?: string }).error ?? '', text, `${what}: message`);
-  await host.idle();
-  tt.equal(engine.stateHash(), before, `${what}: state unchanged`);
+  const release = await holdTimedCommands(host);
+  try {
+    const before = engine.stateHash();
+    const res = await act();
+    tt.equal(res.status, status, `${what}: status`);
+    tt.match((res.body as { error?: string }).error ?? '', text, `${what}: message`);
+    await host.idle();
+    tt.equal(engine.stateHash(), before, `${what}: state unchanged`);
+  } finally {
+    release();
+  }
 }
 
 t.test('API keys: create, derive, list, delete', async (tt) => {

@@ -9,6 +9,7 @@ import { Wallet } from 'ethers';
 import type { Market } from '../../engine/market.js';
 import { units } from '../engine/scenario.js';
 import { startTestService } from '../support/serviceFixture.js';
+import { holdTimedCommands } from '../support/timedCommands.js';
 import { Trader, balancesText } from '../support/tradingClient.js';
 import { checkSignedOrder, OrderHasher } from '../../auth/index.js';
 
@@ -75,6 +76,7 @@ t.test('hostile JSON bodies: 4xx (or per-item errors), no 5xx, nothing moves', a
 });
 
 t.test('non-JSON and oversized-looking bodies', async (tt) => {
+  tt.teardown(await holdTimedCommands(host));
   for (const [method, path] of writes) {
     for (const raw of ['{', 'null', '"', '\u0000', '[[[[[[[[', 'x'.repeat(5000)]) {
       const before = engine.stateHash();
