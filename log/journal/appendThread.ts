@@ -16,10 +16,13 @@
 // once per order. A write larger than the region goes in consecutive pieces of it (a crash between pieces
 // leaves a torn tail, which the journal's recovery truncates as it does a torn single write).
 //
-// A completed piece is announced in the shared words, and the request thread learns of it two ways: poll()
+// A completed piece is announced in the shared words, and the request thread learns of it three ways: poll()
 // reads them (the host calls it between requests, EngineHost.poll, so an acknowledgement waits for one
-// request, not for an event-loop turn, which under load runs every ready request first), and an
-// Atomics.waitAsync on the answered id settles it otherwise. Whichever comes first settles the write.
+// request, not for an event-loop turn, which under load runs every ready request first), an
+// Atomics.waitAsync on the answered id settles it otherwise, and a timer polls every FALLBACK_POLL_MS while a
+// piece is in flight. The timer is there because the waitAsync's wake-up has been seen lost on Node 20: with
+// every client waiting for its reply (so no request came to call poll()), a write finished by the thread
+// stayed unsettled for 406 s, until an unrelated request arrived. Whichever comes first settles the write.
 
 import { Worker } from 'node:worker_threads';
 
@@ -34,6 +37,8 @@ const WORDS = 8;
 const ERROR_BYTES = 1024;
 /** Bytes of the region a piece is copied into (pages are committed only as they are touched). */
 export const REGION_BYTES = 8 << 20;
+/** While a piece is in flight, the longest the request thread goes without reading the answer word itself. */
+const FALLBACK_POLL_MS = 10;
 
 /**
  * The thread's program: wait for a piece, write it whole to its descriptor with writeSync, answer, wait again.
@@ -90,6 +95,8 @@ export class AppendThread {
   private id = 0;
   private inFlight = false;
   private dead: Error | null = null;
+  /** Polls while a piece is in flight, in case the waitAsync's wake-up is lost. */
+  private fallback: NodeJS.Timeout | null = null;
 
   /** A thread that is running: its first write does not wait for it to start. */
   static async start(): Promise<AppendThread> {
@@ -108,6 +115,7 @@ export class AppendThread {
       this.dead ??= error;
       for (const waiting of this.queue.splice(0)) waiting.reject(error);
       this.inFlight = false;
+      this.disarmFallback();
     };
     this.worker.on('error', die);
     this.worker.on('exit', (code) => die(new Error(`the journal's writer thread exited (code ${code})`)));
@@ -127,11 +135,26 @@ export class AppendThread {
     if (this.inFlight && Atomics.load(this.words, ANSWERED) === this.id) this.answered();
   }
 
+  private armFallback(): void {
+    if (this.fallback !== null) return;
+    this.fallback = setInterval(() => {
+      if (this.inFlight) this.poll();
+      else this.disarmFallback();
+    }, FALLBACK_POLL_MS);
+    this.fallback.unref();
+  }
+
+  private disarmFallback(): void {
+    if (this.fallback !== null) clearInterval(this.fallback);
+    this.fallback = null;
+  }
+
   /** Hands the next piece of the oldest write to the thread and wakes it. */
   private send(): void {
     const write = this.queue[0];
     if (write === undefined) {
       this.worker.unref();
+      this.disarmFallback();
       return;
     }
     const length = Math.min(REGION_BYTES, write.bytes.length - write.sent);
@@ -147,6 +170,7 @@ export class AppendThread {
     const wait = Atomics.waitAsync(this.words, ANSWERED, id - 1);
     if (wait.async) void wait.value.then(() => this.poll());
     else queueMicrotask(() => this.poll());
+    this.armFallback();
   }
 
   /** The piece in flight is done: settles its write when it failed or was the last piece, then sends on. */
