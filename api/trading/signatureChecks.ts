@@ -26,6 +26,13 @@ import { ANSWERED, COUNT, JOBS_BYTES, MACS_BYTES, MAX_JOBS, POSTED, PROBLEMS_BYT
 
 export type { SignatureVerdict } from './signatureCheck.js';
 
+/**
+ * While batches are out, the longest this thread goes without reading the answer words itself: the
+ * Atomics.waitAsync's wake-up has been seen lost on Node 20 (log/journal/appendThread.ts), and with every
+ * client waiting for its reply nothing else would read them.
+ */
+const FALLBACK_POLL_MS = 10;
+
 /** A signature verdict, and whether the request's HMAC asked for with it failed. */
 export interface CheckVerdict extends SignatureVerdict {
   /** Set when the HMAC given with the check does not match its request; absent otherwise (or none given). */
@@ -99,6 +106,8 @@ export class WorkerSignatureChecker implements SignatureChecker {
   private sent = 0;
   private nextSlot = 0;
   private closed = false;
+  /** Reads the answer words while batches are out, in case a waitAsync's wake-up is lost. */
+  private fallback: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly domains: OrderDomainConfig,
@@ -206,6 +215,25 @@ export class WorkerSignatureChecker implements SignatureChecker {
     };
     if (wait.async) void wait.value.then(wake);
     else queueMicrotask(wake);
+    this.armFallback();
+  }
+
+  private armFallback(): void {
+    if (this.fallback !== null) return;
+    const timer = setInterval(() => {
+      let out = false;
+      for (const slot of [...this.slots]) {
+        if (slot.answered === slot.posted) continue;
+        out = true;
+        if (Atomics.load(slot.memory.words, ANSWERED) > slot.answered) this.collect(slot);
+      }
+      if (!out || this.closed) {
+        clearInterval(timer);
+        this.fallback = null;
+      }
+    }, FALLBACK_POLL_MS);
+    timer.unref();
+    this.fallback = timer;
   }
 
   private flush(): void {
@@ -273,6 +301,8 @@ export class WorkerSignatureChecker implements SignatureChecker {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.fallback !== null) clearInterval(this.fallback);
+    this.fallback = null;
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
     for (const slot of this.slots) for (const waiting of slot.batches.values()) waiting.reject(new Error('the signature checker is closed'));
   }
