@@ -1,7 +1,8 @@
 // The journal's writer thread: appends complete while every thread of libuv's pool is busy (here, blocked
 // opening FIFOs that nobody writes to, as a long chDB query would hold one), writes land in order (one
 // larger than the shared region in pieces), a failed write rejects with its error and the thread goes on,
-// and poll() settles a finished write without waiting for the event loop.
+// poll() settles a finished write without waiting for the event loop, and a write settles even when the
+// Atomics.waitAsync wake-up never comes (the fallback read).
 
 import t from 'tap';
 import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
@@ -111,6 +112,28 @@ t.test('poll() settles a finished write without an event-loop turn; the wake-up 
   t.equal(second, true, 'without poll(), the wake-up (Atomics.waitAsync) settles it');
   thread.poll();
   t.pass('a poll with nothing pending is harmless');
+  closeSync(fd);
+  await thread.close();
+});
+
+t.test('a write settles without poll() when the waitAsync wake-up never comes (the fallback read)', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'append-thread-'));
+  const fd = openSync(join(dir, 'out'), 'a');
+  const thread = await AppendThread.start();
+  // As the lost wake-up looks from this thread: the wait is armed and never resolves.
+  const real = Atomics.waitAsync;
+  Atomics.waitAsync = ((): { async: true; value: Promise<'ok'> } => ({ async: true, value: new Promise<'ok'>(() => undefined) })) as unknown as typeof Atomics.waitAsync;
+  try {
+    const started = Date.now();
+    const settled = await Promise.race([
+      thread.write(fd, Buffer.allocUnsafe(64)).then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
+    ]);
+    t.equal(settled, true, `settled after ${Date.now() - started} ms, by the fallback read alone`);
+    t.equal(fstatSync(fd).size, 64, 'and its bytes are in the file');
+  } finally {
+    Atomics.waitAsync = real;
+  }
   closeSync(fd);
   await thread.close();
 });
