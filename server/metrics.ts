@@ -8,6 +8,7 @@ import type { HeaderEdgeStats } from '../api/http/headerEdge.js';
 import type { SyncReport } from '../catalog/sync/syncWorker.js';
 import type { WsCounters } from '../api/ws/wsCounters.js';
 import type { DurableFollower } from '../log/durableFollower.js';
+import { watchTallies, type WatchTally } from '../threads/answerWatch.js';
 
 /** What a role runs of the projector and the engine (an API node runs neither: it reports its own gauges). */
 interface Watched {
@@ -87,6 +88,28 @@ export class ServiceMetrics {
     fromWatched('engine_log_position', 'Last durable event-log position of the engine.', (w) => w.host?.position);
     fromWatched('engine_pending_commands', 'Commands queued for the engine and not yet applied.', (w) => w.host?.pending);
     fromWatched('engine_open_orders', 'Orders open in the engine (resting, or live and waiting to rest).', (w) => w.host?.engine.openOrderCount);
+    this.watchAnswers();
+  }
+
+  /** The answer watches' figures (threads/answerWatch.ts): how this thread learns that the journal's writer and the signature workers have answered. */
+  private watchAnswers(): void {
+    const counts: [string, string, keyof WatchTally][] = [
+      ['thread_waits_armed_total', "Atomics.waitAsync waits armed for another thread's answer, by watch (journal, signatures).", 'armed'],
+      ['thread_waits_woken_total', 'Of those, the waits whose wake-up came; armed minus woken above 1 per watch means wake-ups lost.', 'woken'],
+      ['thread_wait_fallback_settles_total', "Answers settled by a watch's fallback read (every 10 ms while one is awaited) before their wake-up ran.", 'fallbackSettles'],
+    ];
+    for (const [name, help, key] of counts) {
+      new Counter({
+        name,
+        help,
+        labelNames: ['watch'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const [watch, tally] of watchTallies()) this.inc({ watch }, tally[key]);
+        },
+      });
+    }
   }
 
   watch(watched: Watched): void {

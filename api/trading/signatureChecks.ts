@@ -4,9 +4,10 @@
 // batch, and the requests that arrived together), packed (signatureCheck.ts) straight into the memory this
 // thread shares with the worker (signatureMemory.ts), and the worker is woken by Atomics.notify, never by a
 // message: a postMessage to a sleeping worker costs this thread several times as much. Its answer, in the
-// same memory, is noticed by an Atomics.waitAsync and resolves each request. A worker holds at most SLOTS
-// batches: one it works on and one queued behind it, so it never waits for this thread, and under load the
-// batches grow instead of the wake-ups multiplying. With no workers the checks run inline on the same
+// same memory, is noticed by an AnswerWatch (threads/answerWatch.ts: an Atomics.waitAsync, and a fallback
+// read) and resolves each request. A worker holds at most SLOTS batches: one it works on and one queued
+// behind it, so it never waits for this thread, and under load the batches grow instead of the wake-ups
+// multiplying. With no workers the checks run inline on the same
 // packed form. Both give the verdicts of the reference checkOne (test/trading/signatureChecks.test.ts).
 //
 // A check may carry its request's L2 HMAC (macJob.ts): the worker compares it beside the signature, and the
@@ -18,6 +19,7 @@
 
 import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../../threads/moduleWorker.js';
+import { AnswerWatch } from '../../threads/answerWatch.js';
 import { macMatches, OrderHasher, type L2Mac, type OrderDomainConfig, type SignedOrder } from '../../auth/index.js';
 import { JOB_BYTES, finishCheck, prepareCheck, verdictOf, type SignatureJob, type SignatureVerdict } from './signatureCheck.js';
 import { macRecordBytes, writeMacRecord } from './macJob.js';
@@ -25,13 +27,6 @@ import type { SignatureWorkerData } from './signatureWorker.js';
 import { ANSWERED, COUNT, JOBS_BYTES, MACS_BYTES, MAX_JOBS, POSTED, PROBLEMS_BYTES, REFUSED_COUNT, SLOTS, SLOT_BYTES, SignatureMemory } from './signatureMemory.js';
 
 export type { SignatureVerdict } from './signatureCheck.js';
-
-/**
- * While batches are out, the longest this thread goes without reading the answer words itself: the
- * Atomics.waitAsync's wake-up has been seen lost on Node 20 (log/journal/appendThread.ts), and with every
- * client waiting for its reply nothing else would read them.
- */
-const FALLBACK_POLL_MS = 10;
 
 /** A signature verdict, and whether the request's HMAC asked for with it failed. */
 export interface CheckVerdict extends SignatureVerdict {
@@ -93,8 +88,8 @@ interface Slot {
   /** The last batch posted to this worker, and the last whose answer was read. */
   posted: number;
   answered: number;
-  /** An Atomics.waitAsync for the next answer is armed. */
-  waiting: boolean;
+  /** Reads the worker's answers when it gives them (threads/answerWatch.ts). */
+  readonly watch: AnswerWatch;
 }
 
 export class WorkerSignatureChecker implements SignatureChecker {
@@ -106,8 +101,6 @@ export class WorkerSignatureChecker implements SignatureChecker {
   private sent = 0;
   private nextSlot = 0;
   private closed = false;
-  /** Reads the answer words while batches are out, in case a waitAsync's wake-up is lost. */
-  private fallback: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly domains: OrderDomainConfig,
@@ -122,9 +115,21 @@ export class WorkerSignatureChecker implements SignatureChecker {
     const { chainId, exchangeAddress, negRiskExchangeAddress } = this.domains;
     const memory = new SignatureMemory();
     const workerData: SignatureWorkerData = { domains: { chainId, exchangeAddress, negRiskExchangeAddress }, memory: memory.buffer };
-    const slot: Slot = { worker: moduleWorker(import.meta.url, 'signatureWorker', { workerData }), memory, batches: new Map(), posted: 0, answered: 0, waiting: false };
+    const slot: Slot = {
+      worker: moduleWorker(import.meta.url, 'signatureWorker', { workerData }),
+      memory,
+      batches: new Map(),
+      posted: 0,
+      answered: 0,
+      watch: new AnswerWatch(
+        'signatures',
+        () => this.slots.includes(slot) && this.collect(slot),
+        () => slot.answered !== slot.posted,
+      ),
+    };
     slot.worker.unref();
     const fail = (error: Error): void => {
+      slot.watch.close();
       for (const waiting of slot.batches.values()) waiting.reject(error);
       slot.batches.clear();
       if (!this.closed) {
@@ -172,9 +177,10 @@ export class WorkerSignatureChecker implements SignatureChecker {
     return best;
   }
 
-  /** Reads the answers the worker has written since the last read, then arms the wait for the next. */
-  private collect(slot: Slot): void {
+  /** Reads the answers the worker has written since the last read, then arms the wait for the next; true when there were any. */
+  private collect(slot: Slot): boolean {
     const answered = Atomics.load(slot.memory.words, ANSWERED);
+    const any = slot.answered < answered;
     while (slot.answered < answered) {
       const batch = ++slot.answered;
       const waiting = slot.batches.get(batch);
@@ -184,6 +190,7 @@ export class WorkerSignatureChecker implements SignatureChecker {
     this.arm(slot);
     // Checks that waited for a free worker go now, as one batch.
     if (!this.scheduled) this.flush();
+    return any;
   }
 
   private answerOf(memory: SignatureMemory, batch: number): BatchAnswer {
@@ -205,35 +212,8 @@ export class WorkerSignatureChecker implements SignatureChecker {
       slot.worker.unref();
       return;
     }
-    if (slot.waiting) return;
     slot.worker.ref();
-    slot.waiting = true;
-    const wait = Atomics.waitAsync(slot.memory.words, ANSWERED, slot.answered);
-    const wake = (): void => {
-      slot.waiting = false;
-      if (this.slots.includes(slot)) this.collect(slot);
-    };
-    if (wait.async) void wait.value.then(wake);
-    else queueMicrotask(wake);
-    this.armFallback();
-  }
-
-  private armFallback(): void {
-    if (this.fallback !== null) return;
-    const timer = setInterval(() => {
-      let out = false;
-      for (const slot of [...this.slots]) {
-        if (slot.answered === slot.posted) continue;
-        out = true;
-        if (Atomics.load(slot.memory.words, ANSWERED) > slot.answered) this.collect(slot);
-      }
-      if (!out || this.closed) {
-        clearInterval(timer);
-        this.fallback = null;
-      }
-    }, FALLBACK_POLL_MS);
-    timer.unref();
-    this.fallback = timer;
+    slot.watch.wait(slot.memory.words, ANSWERED, slot.answered);
   }
 
   private flush(): void {
@@ -301,8 +281,7 @@ export class WorkerSignatureChecker implements SignatureChecker {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.fallback !== null) clearInterval(this.fallback);
-    this.fallback = null;
+    for (const slot of this.slots) slot.watch.close();
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
     for (const slot of this.slots) for (const waiting of slot.batches.values()) waiting.reject(new Error('the signature checker is closed'));
   }

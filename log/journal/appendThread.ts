@@ -18,13 +18,12 @@
 //
 // A completed piece is announced in the shared words, and the request thread learns of it three ways: poll()
 // reads them (the host calls it between requests, EngineHost.poll, so an acknowledgement waits for one
-// request, not for an event-loop turn, which under load runs every ready request first), an
-// Atomics.waitAsync on the answered id settles it otherwise, and a timer polls every FALLBACK_POLL_MS while a
-// piece is in flight. The timer is there because the waitAsync's wake-up has been seen lost on Node 20: with
-// every client waiting for its reply (so no request came to call poll()), a write finished by the thread
-// stayed unsettled for 406 s, until an unrelated request arrived. Whichever comes first settles the write.
+// request, not for an event-loop turn, which under load runs every ready request first), and an AnswerWatch
+// (threads/answerWatch.ts) settles it otherwise: an Atomics.waitAsync on the answered id, and a fallback read
+// while a piece is in flight, in case that wake-up is lost. Whichever comes first settles the write.
 
 import { Worker } from 'node:worker_threads';
+import { AnswerWatch } from '../../threads/answerWatch.js';
 
 /** Shared words (Int32), each written by one side only. */
 const REQUEST = 0; // request thread: id of the piece to write; -1 asks the thread to end
@@ -37,8 +36,6 @@ const WORDS = 8;
 const ERROR_BYTES = 1024;
 /** Bytes of the region a piece is copied into (pages are committed only as they are touched). */
 export const REGION_BYTES = 8 << 20;
-/** While a piece is in flight, the longest the request thread goes without reading the answer word itself. */
-const FALLBACK_POLL_MS = 10;
 
 /**
  * The thread's program: wait for a piece, write it whole to its descriptor with writeSync, answer, wait again.
@@ -95,8 +92,8 @@ export class AppendThread {
   private id = 0;
   private inFlight = false;
   private dead: Error | null = null;
-  /** Polls while a piece is in flight, in case the waitAsync's wake-up is lost. */
-  private fallback: NodeJS.Timeout | null = null;
+  /** Settles the piece in flight when the thread answers it (the answered id's wake-up, or its fallback read). */
+  private readonly watch = new AnswerWatch('journal', () => this.poll(), () => this.inFlight);
 
   /** A thread that is running: its first write does not wait for it to start. */
   static async start(): Promise<AppendThread> {
@@ -115,7 +112,7 @@ export class AppendThread {
       this.dead ??= error;
       for (const waiting of this.queue.splice(0)) waiting.reject(error);
       this.inFlight = false;
-      this.disarmFallback();
+      this.watch.close();
     };
     this.worker.on('error', die);
     this.worker.on('exit', (code) => die(new Error(`the journal's writer thread exited (code ${code})`)));
@@ -130,23 +127,14 @@ export class AppendThread {
     });
   }
 
-  /** Settles now the write whose piece the thread has finished, without an event-loop turn. Cheap when none has. */
-  poll(): void {
-    if (this.inFlight && Atomics.load(this.words, ANSWERED) === this.id) this.answered();
-  }
-
-  private armFallback(): void {
-    if (this.fallback !== null) return;
-    this.fallback = setInterval(() => {
-      if (this.inFlight) this.poll();
-      else this.disarmFallback();
-    }, FALLBACK_POLL_MS);
-    this.fallback.unref();
-  }
-
-  private disarmFallback(): void {
-    if (this.fallback !== null) clearInterval(this.fallback);
-    this.fallback = null;
+  /**
+   * Settles now the write whose piece the thread has finished, without an event-loop turn; true when the piece
+   * in flight was answered. Cheap when none was.
+   */
+  poll(): boolean {
+    if (!this.inFlight || Atomics.load(this.words, ANSWERED) !== this.id) return false;
+    this.answered();
+    return true;
   }
 
   /** Hands the next piece of the oldest write to the thread and wakes it. */
@@ -154,7 +142,6 @@ export class AppendThread {
     const write = this.queue[0];
     if (write === undefined) {
       this.worker.unref();
-      this.disarmFallback();
       return;
     }
     const length = Math.min(REGION_BYTES, write.bytes.length - write.sent);
@@ -167,10 +154,7 @@ export class AppendThread {
     Atomics.notify(this.words, REQUEST);
     if (!this.inFlight) this.worker.ref();
     this.inFlight = true;
-    const wait = Atomics.waitAsync(this.words, ANSWERED, id - 1);
-    if (wait.async) void wait.value.then(() => this.poll());
-    else queueMicrotask(() => this.poll());
-    this.armFallback();
+    this.watch.wait(this.words, ANSWERED, id - 1);
   }
 
   /** The piece in flight is done: settles its write when it failed or was the last piece, then sends on. */
@@ -194,6 +178,7 @@ export class AppendThread {
     // unreferenced before): a timer does, until the thread has exited. terminate() wakes the thread from its
     // Atomics.wait.
     const hold = setInterval(() => undefined, 60_000);
+    this.watch.close();
     try {
       await this.worker.terminate();
     } finally {

@@ -38,6 +38,12 @@ t.test('one port serves every surface, the OpenAPI document and metrics', async 
   for (const consumer of ['projector', 'read model', 'WebSocket publisher']) {
     t.match(metrics, new RegExp(`^durable_consumer_seconds_total\\{consumer="${consumer}"\\} [0-9.e-]+$`, 'm'), `the ${consumer}'s time on the follower is counted`);
   }
+  // Those appends went through the journal's writer thread, whose answers an AnswerWatch reads.
+  const armed = Number(/^thread_waits_armed_total\{watch="journal"\} (\d+)$/m.exec(metrics)?.[1]);
+  const woken = Number(/^thread_waits_woken_total\{watch="journal"\} (\d+)$/m.exec(metrics)?.[1]);
+  t.ok(armed > 0, `the journal's answer waits are counted (${armed} armed)`);
+  t.ok(armed - woken >= 0 && armed - woken <= 1, `and at most one is outstanding (${armed - woken})`);
+  t.match(metrics, /^thread_wait_fallback_settles_total\{watch="journal"\} \d+$/m, 'the fallback reads that settled a write are counted');
 });
 
 t.test('rate limits are enforced when configured', async (t) => {

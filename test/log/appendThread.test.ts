@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppendThread, REGION_BYTES } from '../../log/journal/appendThread.js';
 import { Journal } from '../../log/journal/journal.js';
+import { watchTallies } from '../../threads/answerWatch.js';
 import { recordsFor, sessionCommands } from '../support/records.js';
 
 const records = recordsFor(sessionCommands(50));
@@ -110,8 +111,14 @@ t.test('poll() settles a finished write without an event-loop turn; the wake-up 
   const written = thread.write(fd, Buffer.allocUnsafe(50)).then(() => (second = true));
   await written;
   t.equal(second, true, 'without poll(), the wake-up (Atomics.waitAsync) settles it');
-  thread.poll();
-  t.pass('a poll with nothing pending is harmless');
+  t.equal(thread.poll(), false, 'a poll with nothing pending is harmless, and says it settled nothing');
+
+  // Many writes, each waited for in turn: one wait is armed at a time, and every armed wait wakes.
+  const before = { ...(watchTallies().get('journal') ?? { armed: 0, woken: 0, fallbackSettles: 0 }) };
+  for (let i = 0; i < 200; i++) await thread.write(fd, Buffer.allocUnsafe(10));
+  const after = watchTallies().get('journal');
+  t.ok(after !== undefined && after.armed > before.armed, `waits armed: ${after === undefined ? 0 : after.armed - before.armed} for 200 writes`);
+  t.ok(after !== undefined && after.armed - after.woken <= 1, `waits outstanding: ${after === undefined ? '?' : after.armed - after.woken} (at most one)`);
   closeSync(fd);
   await thread.close();
 });
@@ -124,6 +131,7 @@ t.test('a write settles without poll() when the waitAsync wake-up never comes (t
   const real = Atomics.waitAsync;
   Atomics.waitAsync = ((): { async: true; value: Promise<'ok'> } => ({ async: true, value: new Promise<'ok'>(() => undefined) })) as unknown as typeof Atomics.waitAsync;
   try {
+    const settlesBefore = watchTallies().get('journal')?.fallbackSettles ?? 0;
     const started = Date.now();
     const settled = await Promise.race([
       thread.write(fd, Buffer.allocUnsafe(64)).then(() => true),
@@ -131,6 +139,10 @@ t.test('a write settles without poll() when the waitAsync wake-up never comes (t
     ]);
     t.equal(settled, true, `settled after ${Date.now() - started} ms, by the fallback read alone`);
     t.equal(fstatSync(fd).size, 64, 'and its bytes are in the file');
+    // The writes after it, each asked for once the last has settled, settle the same way.
+    for (let i = 0; i < 10; i++) await thread.write(fd, Buffer.allocUnsafe(1));
+    t.equal(fstatSync(fd).size, 74, 'ten more writes, one after another, settle too');
+    t.equal((watchTallies().get('journal')?.fallbackSettles ?? 0) - settlesBefore, 11, 'each settled by the fallback read, and counted (/metrics: thread_wait_fallback_settles_total)');
   } finally {
     Atomics.waitAsync = real;
   }

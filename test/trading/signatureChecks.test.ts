@@ -12,6 +12,7 @@ import { macMatches, OrderHasher, parseOrderPayload, type L2Mac, type SignedOrde
 import { MAX_JOBS, SLOT_BYTES } from '../../api/trading/signatureMemory.js';
 import { checkOne } from '../../api/trading/signatureCheck.js';
 import { InlineSignatureChecker, WorkerSignatureChecker } from '../../api/trading/signatureChecks.js';
+import { watchTallies } from '../../threads/answerWatch.js';
 import { TEST_DOMAINS, Trader } from '../support/tradingClient.js';
 
 const trader = new Trader('http://unused', Wallet.createRandom() as unknown as Wallet);
@@ -117,4 +118,23 @@ t.test('a worker that dies is replaced: the checks it held reject, later ones ar
   tt.ok(settled.some((r) => r.status === 'rejected'), 'checks the worker held reject');
   for (const r of settled) if (r.status === 'rejected') tt.match(String(r.reason), /exited/);
   tt.same(await one.check(o.order, o.negRisk), checkOne(reference, o), 'the next check is judged by the new worker');
+});
+
+t.test("verdicts come when the worker's wake-up (Atomics.waitAsync) never does: the fallback read", async (tt) => {
+  const one = new WorkerSignatureChecker(TEST_DOMAINS, 1);
+  tt.teardown(() => one.close());
+  const real = Atomics.waitAsync;
+  // As a lost wake-up looks from this thread: the wait is armed and never resolves.
+  Atomics.waitAsync = ((): { async: true; value: Promise<'ok'> } => ({ async: true, value: new Promise<'ok'>(() => undefined) })) as unknown as typeof Atomics.waitAsync;
+  try {
+    const settlesBefore = watchTallies().get('signatures')?.fallbackSettles ?? 0;
+    const valid = orders.slice(0, 6);
+    for (const o of valid) {
+      const verdict = await Promise.race([one.check(o.order, o.negRisk), new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), 5_000))]);
+      tt.same(verdict, checkOne(reference, o), 'the verdict, read by the fallback');
+    }
+    tt.equal((watchTallies().get('signatures')?.fallbackSettles ?? 0) - settlesBefore, valid.length, 'each batch settled by the fallback read, and counted');
+  } finally {
+    Atomics.waitAsync = real;
+  }
 });
