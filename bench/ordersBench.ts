@@ -212,6 +212,8 @@ interface CpuAnswer extends Record<string, unknown> {
   readonly rssMb: number;
   readonly appends: { appends: number; records: number; ms: number; maxMs: number; p90Ms: number; p99Ms: number };
   readonly threads: Record<string, number>;
+  /** The answer watches' running tallies, by watch (threads/answerWatch.ts; absent from builds without them). */
+  readonly wakes?: Record<string, { armed: number; woken: number; fallbackSettles: number }>;
   /** Against the cluster: the API node's replica delay (engine stamp to replica applied), ms. */
   readonly replicaDelay?: { p50Ms: number; p90Ms: number; p99Ms: number };
   /** Against the cluster: CPU so far of the Kafka broker's JIT compiler threads, ms (0 without a broker started here). */
@@ -635,6 +637,13 @@ async function main(): Promise<void> {
       .map(([name, ms]): [string, number] => [name, ms - (before.threads[name] ?? 0)])
       .filter(([, ms]) => ms > 0)
       .sort((a, b) => b[1] - a[1]);
+    if (after.wakes !== undefined) {
+      const rows = Object.entries(after.wakes).map(([name, t]) => {
+        const b = before.wakes?.[name] ?? { armed: 0, woken: 0, fallbackSettles: 0 };
+        return `${name}: ${t.armed - b.armed} waits armed, ${t.woken - b.woken} woken (${t.armed - t.woken} outstanding), ${t.fallbackSettles - b.fallbackSettles} answers settled by the fallback read`;
+      });
+      console.log(`answer watches over the window: ${rows.join('; ')}`);
+    }
     if (threads.length > 0) console.log(`${CLUSTER ? 'processes' : 'server threads'} (CPU us/order): ${threads.slice(0, 8).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
     const brokerMs = after.threads['kafka broker (JVM)'] === undefined ? 0 : after.threads['kafka broker (JVM)'] - (before.threads['kafka broker (JVM)'] ?? 0);
     const brokerJitShare = brokerMs > 0 ? ((after.brokerJitMs ?? 0) - (before.brokerJitMs ?? 0)) / brokerMs : undefined;

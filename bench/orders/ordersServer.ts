@@ -6,7 +6,8 @@
 // over HTTP. It prints `READY {json}` with the port, the operator token and the markets to trade, then
 // answers the parent's messages (nothing here changes the service's state):
 //   {op: 'cpu', id}                    process.cpuUsage() and CPU per thread name, the log and projector
-//                                      positions, the event loop delay, the journal appends
+//                                      positions, the event loop delay, the journal appends, the answer
+//                                      watches' tallies (threads/answerWatch.ts)
 //   {op: 'profile', id, action, file}  starts / stops the inspector's CPU profiler (written to `file`)
 //   {op: 'allocations', id, action, file}  starts / stops the sampling heap profiler (allocations, freed ones
 //                                      included; written to `file`)
@@ -32,6 +33,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { pino } from 'pino';
 import { parseConfig } from '../../config/index.js';
 import { startService } from '../../server/service.js';
+import { watchTallies } from '../../threads/answerWatch.js';
 import { summarise } from '../latency.js';
 import { startAllocationProfile, startCpuProfile, stopAllocationProfile, stopCpuProfile, threadCpuMs } from '../processProbe.js';
 
@@ -145,7 +147,8 @@ async function handle(m: Message): Promise<object> {
       const appends = { ...appendStats, p90Ms: appendMs.p90Ns, p99Ms: appendMs.p99Ns };
       appendStats.maxMs = 0;
       appendTimes = [];
-      return { threads: threadCpuMs(), appends, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
+      const wakes = Object.fromEntries([...watchTallies()].map(([name, tally]) => [name, { ...tally }]));
+      return { threads: threadCpuMs(), appends, wakes, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
     }
     case 'memory': {
       const memory = process.memoryUsage();
