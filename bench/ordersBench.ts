@@ -74,7 +74,7 @@ import { ORDER_TYPES, OrderHasher, orderDomain, orderMessage, parseOrderPayload,
 import { Trader, ZERO_BYTES32, type WireOrder } from '../test/support/tradingClient.js';
 import { Rng } from './prng.js';
 import { opsPerSecond } from './opsRate.js';
-import { minuteTable, startMinuteSampler, type MinuteRow } from './orders/minuteRows.js';
+import { minuteTable, startMinuteSampler, type MinuteRow, type ServerMinute } from './orders/minuteRows.js';
 import { summariseProfile } from './orders/profileSummary.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 40_000);
@@ -557,7 +557,13 @@ async function main(): Promise<void> {
         .then((m) => (typeof m.resting === 'number' && typeof m.rssMb === 'number' && typeof m.heapUsedMb === 'number' ? { resting: m.resting, rssMb: m.rssMb, heapUsedMb: m.heapUsedMb } : undefined))
         .catch(() => undefined);
     const restingBefore = await memory();
-    const minutes = RATE > 0 && !CLUSTER && requests.length / RATE >= 120 && server.child.pid !== undefined ? startMinuteSampler(server.child.pid) : undefined;
+    // The server's own minute (GC, stalls, appends); an older build answers nothing and the columns stay out.
+    const minuteProbe = (): Promise<ServerMinute | undefined> =>
+      server
+        .ask<Partial<ServerMinute>>({ op: 'minute' })
+        .then((m) => (typeof m.gcMs === 'number' && typeof m.gcMaxMs === 'number' && typeof m.majorGcMs === 'number' && typeof m.stallMaxMs === 'number' && typeof m.appendMaxMs === 'number' ? { gcMs: m.gcMs, gcMaxMs: m.gcMaxMs, majorGcMs: m.majorGcMs, stallMaxMs: m.stallMaxMs, appendMaxMs: m.appendMaxMs } : undefined))
+        .catch(() => undefined);
+    const minutes = RATE > 0 && !CLUSTER && requests.length / RATE >= 120 && server.child.pid !== undefined ? startMinuteSampler(server.child.pid, minuteProbe) : undefined;
     const result = await post(connections, requests);
     const firstOrderOfRequest: number[] = [];
     for (let i = 0, n = 0; i < requests.length; n += (requests[i] as PreparedRequest).count, i++) firstOrderOfRequest.push(n);

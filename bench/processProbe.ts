@@ -22,15 +22,25 @@ export function mainThreadCpuUs(): number | undefined {
 
 /** CPU ms by thread name ('main (JS)' for the main thread; numbered pool threads summed); {} without /proc. */
 export function threadCpuMs(): Record<string, number> {
+  return threadCpuMsOf(process.pid);
+}
+
+/** threadCpuMs of another process (`pid`), read from /proc/<pid>/task; {} where that cannot be read. */
+export function threadCpuMsOf(pid: number): Record<string, number> {
   const out: Record<string, number> = {};
   try {
-    for (const tid of readdirSync('/proc/self/task')) {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const name = tid === String(process.pid) ? 'main (JS)' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '');
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      } catch {
+        continue; // the thread ended between the listing and the read
+      }
+      const name = tid === String(pid) ? 'main (JS)' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '');
       out[name] = (out[name] ?? 0) + ticksOf(stat) * 10;
     }
   } catch {
-    // not Linux: no per-thread figures
+    // not Linux, or the process is gone: no per-thread figures
   }
   return out;
 }

@@ -1,12 +1,23 @@
 // The minutes of a long open-loop window (`BENCH_RATE=400 BENCH_ORDERS=240000 npm run bench:orders`: ten
 // minutes): for each whole minute of the schedule, its orders' latency (p50, p99), the server's CPU per order in
-// all and on its main thread, and its resident memory at the minute's end and at its peak so far. The CPU and
-// memory are read from /proc/<pid> by this process (the load generator), so any build's server is measured the
-// same way (bench:orders:compare runs an older build under this harness). Linux only; elsewhere no rows.
+// all, on its main thread and on each of its busiest threads, and its resident memory at the minute's end and at
+// its peak so far. The CPU and memory are read from /proc/<pid> by this process (the load generator), so any
+// build's server is measured the same way (bench:orders:compare runs an older build under this harness). Linux
+// only; elsewhere no rows. A server that reports its own minute (`probe`: the longest GC pause, event-loop stall
+// and journal append, the GC time) adds those; an older build's answers nothing and leaves them out.
 
 import { readFileSync } from 'node:fs';
 import { rank } from '../latency.js';
-import { ticksOf } from '../processProbe.js';
+import { threadCpuMsOf, ticksOf } from '../processProbe.js';
+
+/** What the server measures of its own minute (bench/orders/ordersServer.ts, op 'minute'). */
+export interface ServerMinute {
+  readonly gcMs: number;
+  readonly gcMaxMs: number;
+  readonly majorGcMs: number;
+  readonly stallMaxMs: number;
+  readonly appendMaxMs: number;
+}
 
 interface ProcessSample {
   /** CPU of every thread of the process, and of its main thread, in clock ticks (10 ms). */
@@ -15,6 +26,10 @@ interface ProcessSample {
   readonly rssMb: number;
   /** The peak RSS so far (VmHWM). */
   readonly peakMb: number;
+  /** CPU ms so far by thread name (processProbe.threadCpuMsOf). */
+  readonly threads: Record<string, number>;
+  /** The server's own figures for the minute that ended at this sample. */
+  server?: ServerMinute;
 }
 
 export interface MinuteRow {
@@ -26,6 +41,9 @@ export interface MinuteRow {
   readonly mainUsPerOrder: number;
   readonly rssMb: number;
   readonly peakRssMb: number;
+  /** CPU µs per order of the minute by thread name. */
+  readonly threadsUsPerOrder: Record<string, number>;
+  readonly server?: ServerMinute;
 }
 
 const TICK_US = 10_000;
@@ -39,6 +57,7 @@ function sample(pid: number): ProcessSample | undefined {
       mainTicks: ticksOf(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')),
       rssMb: mb('VmRSS'),
       peakMb: mb('VmHWM'),
+      threads: threadCpuMsOf(pid),
     };
   } catch {
     return undefined;
@@ -50,14 +69,20 @@ export interface MinuteSampler {
   stop(latencies: Float64Array, firstOrderOfRequest: readonly number[], rate: number): MinuteRow[];
 }
 
-/** Samples the server process `pid` now and at every minute after, until stop(). */
-export function startMinuteSampler(pid: number): MinuteSampler {
+/** Samples the server process `pid` now and at every minute after, until stop(); `probe` asks the server for its own minute. */
+export function startMinuteSampler(pid: number, probe?: () => Promise<ServerMinute | undefined>): MinuteSampler {
   const samples: ProcessSample[] = [];
   const first = sample(pid);
   if (first !== undefined) samples.push(first);
+  // Starts the server's first minute with the window.
+  void probe?.();
   const timer = setInterval(() => {
     const s = sample(pid);
-    if (s !== undefined) samples.push(s);
+    if (s === undefined) return;
+    samples.push(s);
+    void probe?.().then((server) => {
+      if (server !== undefined) s.server = server;
+    });
   }, 60_000);
   return {
     stop(latencies, firstOrderOfRequest, rate) {
@@ -83,6 +108,8 @@ export function startMinuteSampler(pid: number): MinuteSampler {
           mainUsPerOrder: Math.round(((b.mainTicks - a.mainTicks) * TICK_US) / orders),
           rssMb: b.rssMb,
           peakRssMb: b.peakMb,
+          threadsUsPerOrder: Object.fromEntries(Object.entries(b.threads).map(([name, ms]) => [name, Math.round(((ms - (a.threads[name] ?? 0)) * 1000) / orders)])),
+          ...(b.server === undefined ? {} : { server: b.server }),
         });
       }
       return rows;
@@ -90,11 +117,23 @@ export function startMinuteSampler(pid: number): MinuteSampler {
   };
 }
 
-/** The rows as a Markdown table. */
+/** The rows as Markdown tables: the minutes, then their busiest threads and the server's own figures. */
 export function minuteTable(rows: readonly MinuteRow[]): string[] {
+  const total = new Map<string, number>();
+  for (const r of rows) for (const [name, us] of Object.entries(r.threadsUsPerOrder)) total.set(name, (total.get(name) ?? 0) + us);
+  const busiest = [...total].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name]) => name);
+  const server = rows.some((r) => r.server !== undefined);
+  const ms = (x: number | undefined): string => (x === undefined ? '' : x.toFixed(1));
   return [
     '| minute | orders | p50 ms | p99 ms | server CPU us/order | main thread us/order | RSS MB | peak RSS MB |',
     '|---|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.minute} | ${r.orders} | ${r.p50Ms} | ${r.p99Ms} | ${r.cpuUsPerOrder} | ${r.mainUsPerOrder} | ${r.rssMb} | ${r.peakRssMb} |`),
+    '',
+    `| minute | ${busiest.map((name) => `${name} us/order`).join(' | ')}${server ? ' | GC ms (major) | longest GC pause ms | longest loop stall ms | longest append ms' : ''} |`,
+    `|---|${busiest.map(() => '---|').join('')}${server ? '---|---|---|---|' : ''}`,
+    ...rows.map(
+      (r) =>
+        `| ${r.minute} | ${busiest.map((name) => r.threadsUsPerOrder[name] ?? 0).join(' | ')}${server ? ` | ${ms(r.server?.gcMs)} (${ms(r.server?.majorGcMs)}) | ${ms(r.server?.gcMaxMs)} | ${ms(r.server?.stallMaxMs)} | ${ms(r.server?.appendMaxMs)}` : ''} |`,
+    ),
   ];
 }

@@ -13,6 +13,8 @@
 //                                      included; written to `file`)
 //   {op: 'memory', id}                 the process's RSS, the main thread's JS heap and the engine's resting
 //                                      orders
+//   {op: 'minute', id}                 since the last 'minute': GC time (of it major), the longest GC pause,
+//                                      event-loop stall and journal append (bench/orders/minuteRows.ts)
 //   {op: 'settle', id}                 waits until the engine is idle and the projector has caught up
 //   {op: 'heap', id, file}             writes a heap snapshot of the main thread to `file`
 //   {op: 'align', id, inMs}            moves the engine's clock forward (never back) so that its next minute
@@ -38,7 +40,7 @@ import { summarise } from '../latency.js';
 import { startAllocationProfile, startCpuProfile, stopAllocationProfile, stopCpuProfile, threadCpuMs } from '../processProbe.js';
 
 interface Message {
-  readonly op: 'cpu' | 'memory' | 'profile' | 'allocations' | 'settle' | 'heap' | 'align' | 'rewards';
+  readonly op: 'cpu' | 'memory' | 'profile' | 'allocations' | 'settle' | 'heap' | 'align' | 'rewards' | 'minute';
   readonly id: number;
   readonly action?: 'start' | 'stop';
   readonly file?: string;
@@ -111,6 +113,7 @@ log.append = async (records) => {
     appendStats.ms += ms;
     appendStats.maxMs = Math.max(appendStats.maxMs, ms);
     appendTimes.push(ms);
+    minute.appendMaxMs = Math.max(minute.appendMaxMs, ms);
   }
 };
 
@@ -118,6 +121,10 @@ log.append = async (records) => {
 const LOOP_RESOLUTION_MS = 2;
 const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 loopDelay.enable();
+/** The same figures since the last 'minute' question; the loop's own monitor so that 'cpu' does not reset it. */
+const minute = { gcMs: 0, gcMaxMs: 0, majorGcMs: 0, appendMaxMs: 0 };
+const minuteDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+minuteDelay.enable();
 /** Garbage-collection pauses of the main thread since the last 'cpu' report (ms each). */
 let gcPauses: number[] = [];
 /** Pause ms by GC kind (perf_hooks constants: 1 minor/scavenge, 2 major, 4 incremental marking, 8 weak callbacks). */
@@ -126,6 +133,9 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     gcPauses.push(entry.duration);
     const kind = String((entry as unknown as { detail?: { kind?: number } }).detail?.kind ?? '?');
+    minute.gcMs += entry.duration;
+    minute.gcMaxMs = Math.max(minute.gcMaxMs, entry.duration);
+    if (kind === '2') minute.majorGcMs += entry.duration;
     gcByKind[kind] = (gcByKind[kind] ?? 0) + entry.duration;
   }
 }).observe({ entryTypes: ['gc'] });
@@ -149,6 +159,12 @@ async function handle(m: Message): Promise<object> {
       appendTimes = [];
       const wakes = Object.fromEntries([...watchTallies()].map(([name, tally]) => [name, { ...tally }]));
       return { threads: threadCpuMs(), appends, wakes, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
+    }
+    case 'minute': {
+      const answer = { ...minute, stallMaxMs: Math.max(0, minuteDelay.max / 1e6 - LOOP_RESOLUTION_MS) };
+      Object.assign(minute, { gcMs: 0, gcMaxMs: 0, majorGcMs: 0, appendMaxMs: 0 });
+      minuteDelay.reset();
+      return answer;
     }
     case 'memory': {
       const memory = process.memoryUsage();
