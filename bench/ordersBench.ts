@@ -561,7 +561,11 @@ async function main(): Promise<void> {
     const minuteProbe = (): Promise<ServerMinute | undefined> =>
       server
         .ask<Partial<ServerMinute>>({ op: 'minute' })
-        .then((m) => (typeof m.gcMs === 'number' && typeof m.gcMaxMs === 'number' && typeof m.majorGcMs === 'number' && typeof m.stallMaxMs === 'number' && typeof m.appendMaxMs === 'number' ? { gcMs: m.gcMs, gcMaxMs: m.gcMaxMs, majorGcMs: m.majorGcMs, stallMaxMs: m.stallMaxMs, appendMaxMs: m.appendMaxMs } : undefined))
+        .then((m) =>
+          typeof m.gcMs === 'number' && typeof m.gcMaxMs === 'number' && typeof m.majorGcMs === 'number' && typeof m.stallMaxMs === 'number' && typeof m.appendMaxMs === 'number'
+            ? { gcMs: m.gcMs, gcMaxMs: m.gcMaxMs, majorGcMs: m.majorGcMs, stallMaxMs: m.stallMaxMs, appendMaxMs: m.appendMaxMs, ...(typeof m.serverP99UpToMs === 'number' && typeof m.serverOver100Ms === 'number' ? { serverP99UpToMs: m.serverP99UpToMs, serverOver100Ms: m.serverOver100Ms } : {}) }
+            : undefined,
+        )
         .catch(() => undefined);
     const minutes = RATE > 0 && !CLUSTER && requests.length / RATE >= 120 && server.child.pid !== undefined ? startMinuteSampler(server.child.pid, minuteProbe) : undefined;
     const result = await post(connections, requests);

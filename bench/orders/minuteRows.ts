@@ -7,6 +7,7 @@
 // and journal append, the GC time) adds those; an older build's answers nothing and leaves them out.
 
 import { readFileSync } from 'node:fs';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { rank } from '../latency.js';
 import { threadCpuMsOf, ticksOf } from '../processProbe.js';
 
@@ -17,6 +18,15 @@ export interface ServerMinute {
   readonly majorGcMs: number;
   readonly stallMaxMs: number;
   readonly appendMaxMs: number;
+  /** The service's request-time histogram over the minute: the bucket bound its p99 falls in, and the requests over 100 ms. */
+  readonly serverP99UpToMs?: number;
+  readonly serverOver100Ms?: number;
+}
+
+/** The load generator's own pauses over a minute: its latencies include them. */
+interface ClientMinute {
+  readonly gcMaxMs: number;
+  readonly stallMaxMs: number;
 }
 
 interface ProcessSample {
@@ -30,6 +40,7 @@ interface ProcessSample {
   readonly threads: Record<string, number>;
   /** The server's own figures for the minute that ended at this sample. */
   server?: ServerMinute;
+  client?: ClientMinute;
 }
 
 export interface MinuteRow {
@@ -44,6 +55,7 @@ export interface MinuteRow {
   /** CPU µs per order of the minute by thread name. */
   readonly threadsUsPerOrder: Record<string, number>;
   readonly server?: ServerMinute;
+  readonly client?: ClientMinute;
 }
 
 const TICK_US = 10_000;
@@ -76,9 +88,20 @@ export function startMinuteSampler(pid: number, probe?: () => Promise<ServerMinu
   if (first !== undefined) samples.push(first);
   // Starts the server's first minute with the window.
   void probe?.();
+  // This process's own GC pauses and event-loop stalls, per minute.
+  const delay = monitorEventLoopDelay({ resolution: 2 });
+  delay.enable();
+  let gcMaxMs = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMaxMs = Math.max(gcMaxMs, entry.duration);
+  });
+  gc.observe({ entryTypes: ['gc'] });
   const timer = setInterval(() => {
     const s = sample(pid);
     if (s === undefined) return;
+    s.client = { gcMaxMs, stallMaxMs: Math.max(0, delay.max / 1e6 - 2) };
+    gcMaxMs = 0;
+    delay.reset();
     samples.push(s);
     void probe?.().then((server) => {
       if (server !== undefined) s.server = server;
@@ -87,6 +110,8 @@ export function startMinuteSampler(pid: number, probe?: () => Promise<ServerMinu
   return {
     stop(latencies, firstOrderOfRequest, rate) {
       clearInterval(timer);
+      delay.disable();
+      gc.disconnect();
       const rows: MinuteRow[] = [];
       const perMinute = Math.round(rate * 60);
       for (let m = 0; m + 1 < samples.length; m++) {
@@ -110,6 +135,7 @@ export function startMinuteSampler(pid: number, probe?: () => Promise<ServerMinu
           peakRssMb: b.peakMb,
           threadsUsPerOrder: Object.fromEntries(Object.entries(b.threads).map(([name, ms]) => [name, Math.round(((ms - (a.threads[name] ?? 0)) * 1000) / orders)])),
           ...(b.server === undefined ? {} : { server: b.server }),
+          ...(b.client === undefined ? {} : { client: b.client }),
         });
       }
       return rows;
@@ -124,6 +150,7 @@ export function minuteTable(rows: readonly MinuteRow[]): string[] {
   const busiest = [...total].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name]) => name);
   const server = rows.some((r) => r.server !== undefined);
   const ms = (x: number | undefined): string => (x === undefined ? '' : x.toFixed(1));
+  const histogram = rows.some((r) => r.server?.serverP99UpToMs !== undefined);
   return [
     '| minute | orders | p50 ms | p99 ms | server CPU us/order | main thread us/order | RSS MB | peak RSS MB |',
     '|---|---|---|---|---|---|---|---|',
@@ -135,5 +162,9 @@ export function minuteTable(rows: readonly MinuteRow[]): string[] {
       (r) =>
         `| ${r.minute} | ${busiest.map((name) => r.threadsUsPerOrder[name] ?? 0).join(' | ')}${server ? ` | ${ms(r.server?.gcMs)} (${ms(r.server?.majorGcMs)}) | ${ms(r.server?.gcMaxMs)} | ${ms(r.server?.stallMaxMs)} | ${ms(r.server?.appendMaxMs)}` : ''} |`,
     ),
+    '',
+    `| minute | p99 ms (send -> reply) | load generator: longest GC pause ms | longest loop stall ms${histogram ? ' | service: p99 of its request times, up to ms | its requests over 100 ms' : ''} |`,
+    `|---|---|---|---|${histogram ? '---|---|' : ''}`,
+    ...rows.map((r) => `| ${r.minute} | ${r.p99Ms} | ${ms(r.client?.gcMaxMs)} | ${ms(r.client?.stallMaxMs)}${histogram ? ` | ${r.server?.serverP99UpToMs ?? ''} | ${r.server?.serverOver100Ms ?? ''}` : ''} |`),
   ];
 }

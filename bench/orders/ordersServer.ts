@@ -125,6 +125,28 @@ loopDelay.enable();
 const minute = { gcMs: 0, gcMaxMs: 0, majorGcMs: 0, appendMaxMs: 0 };
 const minuteDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
 minuteDelay.enable();
+/** Cumulative counts of the service's request-time histogram by bucket bound (s), all routes, at the last 'minute'. */
+let lastBuckets = new Map<number, number>();
+/**
+ * The service's own view of the minute's requests (http_request_duration_seconds: from the handler's call on the
+ * request thread to the reply): the histogram bucket its p99 falls in, and the requests over 100 ms.
+ */
+async function requestTimes(): Promise<{ serverP99UpToMs: number; serverOver100Ms: number }> {
+  const metric = running.metrics.registry.getSingleMetric('http_request_duration_seconds');
+  const buckets = new Map<number, number>();
+  for (const v of metric === undefined ? [] : (await metric.get()).values) {
+    if ((v as { metricName?: string }).metricName !== 'http_request_duration_seconds_bucket') continue;
+    const le = v.labels.le === '+Inf' ? Infinity : Number(v.labels.le);
+    buckets.set(le, (buckets.get(le) ?? 0) + v.value);
+  }
+  const bounds = [...buckets.keys()].sort((a, b) => a - b);
+  const delta = bounds.map((le) => (buckets.get(le) ?? 0) - (lastBuckets.get(le) ?? 0));
+  lastBuckets = buckets;
+  const total = delta[delta.length - 1] ?? 0;
+  const p99 = bounds.find((_, i) => (delta[i] ?? 0) >= 0.99 * total) ?? Infinity;
+  const within100 = delta[bounds.indexOf(0.1)] ?? total;
+  return { serverP99UpToMs: p99 * 1000, serverOver100Ms: total - within100 };
+}
 /** Garbage-collection pauses of the main thread since the last 'cpu' report (ms each). */
 let gcPauses: number[] = [];
 /** Pause ms by GC kind (perf_hooks constants: 1 minor/scavenge, 2 major, 4 incremental marking, 8 weak callbacks). */
@@ -161,7 +183,7 @@ async function handle(m: Message): Promise<object> {
       return { threads: threadCpuMs(), appends, wakes, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
     }
     case 'minute': {
-      const answer = { ...minute, stallMaxMs: Math.max(0, minuteDelay.max / 1e6 - LOOP_RESOLUTION_MS) };
+      const answer = { ...minute, stallMaxMs: Math.max(0, minuteDelay.max / 1e6 - LOOP_RESOLUTION_MS), ...(await requestTimes()) };
       Object.assign(minute, { gcMs: 0, gcMaxMs: 0, majorGcMs: 0, appendMaxMs: 0 });
       minuteDelay.reset();
       return answer;
