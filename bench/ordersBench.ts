@@ -64,6 +64,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { cpus, loadavg } from 'node:os';
+import { constants } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Wallet, getBytes, verifyTypedData } from 'ethers';
@@ -199,6 +200,14 @@ class ServerChild {
     await exited;
   }
 }
+
+/** perf_hooks' GC kinds (constants.NODE_PERFORMANCE_GC_*) by their number, as the server reports them. */
+const GC_KINDS: Record<string, string> = {
+  [String(constants.NODE_PERFORMANCE_GC_MINOR)]: 'scavenge',
+  [String(constants.NODE_PERFORMANCE_GC_MAJOR)]: 'major',
+  [String(constants.NODE_PERFORMANCE_GC_INCREMENTAL)]: 'incremental',
+  [String(constants.NODE_PERFORMANCE_GC_WEAKCB)]: 'weak',
+};
 
 interface CpuAnswer extends Record<string, unknown> {
   readonly cpu: NodeJS.CpuUsage;
@@ -642,7 +651,7 @@ async function main(): Promise<void> {
     console.log(`window: ${orders.length} orders in ${(result.ms / 1000).toFixed(2)} s over ${CONCURRENCY} connections = ${ordersPerSec} orders/s (target ${TARGET.ordersPerSec})${BATCH > 1 ? `, in POST /orders batches of up to ${BATCH} (${requests.length} requests)` : ', one POST /order each'}; ${result.matched} matched at placement, ${result.rejected} refused`);
     console.log(`latency (send -> durable 200): p50 ${p50Ms} ms, p90 ${percentile(sorted, 90).toFixed(2)} ms, p99 ${p99Ms} ms (target ${TARGET.p99Ms}), p99.9 ${percentile(sorted, 99.9).toFixed(2)} ms, max ${maxMs} ms`);
     if (CLUSTER) console.log(`cluster processes (the Kafka broker included when the bench started it): ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core)`);
-    else console.log(`server: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core); ${appends} journal appends of ${(appended / Math.max(1, appends)).toFixed(1)} commands on average, ${(appendMs / Math.max(1, appends)).toFixed(2)} ms each (p90 ${after.appends.p90Ms.toFixed(1)}, p99 ${after.appends.p99Ms.toFixed(1)}, max ${after.appends.maxMs.toFixed(1)} ms); event loop stalls p99 ${after.loopDelay.p99Ms.toFixed(1)} ms max ${after.loopDelay.maxMs.toFixed(1)} ms; GC pauses ${after.gc.count}, ${after.gc.totalMs.toFixed(0)} ms in all, p99 ${after.gc.p99Ms.toFixed(1)} ms max ${after.gc.maxMs.toFixed(1)} ms (ms by kind: ${Object.entries(after.gc.msByKind).map(([k, ms]) => `${({ '1': 'scavenge', '2': 'major', '4': 'incremental', '8': 'weak' } as Record<string, string>)[k] ?? k} ${ms.toFixed(0)}`).join(', ')}); rss ${after.rssMb} MB`);
+    else console.log(`server: ${(serverCpuUs / 1000).toFixed(0)} ms CPU over the window = ${(serverCpuUs / orders.length).toFixed(0)} us/order (${(serverCpuUs / 10 / result.ms).toFixed(0)}% of one core); ${appends} journal appends of ${(appended / Math.max(1, appends)).toFixed(1)} commands on average, ${(appendMs / Math.max(1, appends)).toFixed(2)} ms each (p90 ${after.appends.p90Ms.toFixed(1)}, p99 ${after.appends.p99Ms.toFixed(1)}, max ${after.appends.maxMs.toFixed(1)} ms); event loop stalls p99 ${after.loopDelay.p99Ms.toFixed(1)} ms max ${after.loopDelay.maxMs.toFixed(1)} ms; GC pauses ${after.gc.count}, ${after.gc.totalMs.toFixed(0)} ms in all, p99 ${after.gc.p99Ms.toFixed(1)} ms max ${after.gc.maxMs.toFixed(1)} ms (ms by kind: ${Object.entries(after.gc.msByKind).map(([k, ms]) => `${GC_KINDS[k] ?? k} ${ms.toFixed(0)}`).join(', ')}); rss ${after.rssMb} MB`);
     const threads = Object.entries(after.threads)
       .map(([name, ms]): [string, number] => [name, ms - (before.threads[name] ?? 0)])
       .filter(([, ms]) => ms > 0)

@@ -30,7 +30,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, constants, monitorEventLoopDelay } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { pino } from 'pino';
 import { parseConfig } from '../../config/index.js';
@@ -149,7 +149,7 @@ async function requestTimes(): Promise<{ serverP99UpToMs: number; serverOver100M
 }
 /** Garbage-collection pauses of the main thread since the last 'cpu' report (ms each). */
 let gcPauses: number[] = [];
-/** Pause ms by GC kind (perf_hooks constants: 1 minor/scavenge, 2 major, 4 incremental marking, 8 weak callbacks). */
+/** Pause ms by GC kind (perf_hooks constants: 1 minor/scavenge, 4 major, 8 incremental marking, 16 weak callbacks). */
 let gcByKind: Record<string, number> = {};
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
@@ -157,7 +157,7 @@ new PerformanceObserver((list) => {
     const kind = String((entry as unknown as { detail?: { kind?: number } }).detail?.kind ?? '?');
     minute.gcMs += entry.duration;
     minute.gcMaxMs = Math.max(minute.gcMaxMs, entry.duration);
-    if (kind === '2') minute.majorGcMs += entry.duration;
+    if (kind === String(constants.NODE_PERFORMANCE_GC_MAJOR)) minute.majorGcMs += entry.duration;
     gcByKind[kind] = (gcByKind[kind] ?? 0) + entry.duration;
   }
 }).observe({ entryTypes: ['gc'] });
