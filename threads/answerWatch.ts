@@ -67,7 +67,7 @@ export class AnswerWatch {
     this.armTimer();
   }
 
-  /** Stops the fallback read for good; a wait already armed still calls check() when it wakes. */
+  /** Stops the watch for good: no more fallback reads, and a wait still armed wakes without calling check(). */
   close(): void {
     this.closed = true;
     if (this.timer !== null) clearTimeout(this.timer);
