@@ -663,7 +663,7 @@ async function main(): Promise<void> {
       });
       console.log(`answer watches over the window: ${rows.join('; ')}`);
     }
-    if (threads.length > 0) console.log(`${CLUSTER ? 'processes' : 'server threads'} (CPU us/order): ${threads.slice(0, 8).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
+    if (threads.length > 0) console.log(`${CLUSTER ? 'processes' : 'server threads'} (CPU us/order): ${threads.slice(0, 10).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
     const brokerMs = after.threads['kafka broker (JVM)'] === undefined ? 0 : after.threads['kafka broker (JVM)'] - (before.threads['kafka broker (JVM)'] ?? 0);
     const brokerJitShare = brokerMs > 0 ? ((after.brokerJitMs ?? 0) - (before.brokerJitMs ?? 0)) / brokerMs : undefined;
     if (brokerJitShare !== undefined) console.log(`kafka broker: ${(brokerJitShare * 100).toFixed(0)}% of its CPU over the window in its JIT compiler threads (a broker in service has long compiled its hot paths; the warm-up is for that)`);

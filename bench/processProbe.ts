@@ -3,6 +3,7 @@
 // bench:orders over their IPC channels.
 
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
 
 /** User + system CPU of a /proc/<pid>[/task/<tid>]/stat line, in clock ticks (10 ms). */
@@ -43,6 +44,36 @@ export function threadCpuMsOf(pid: number): Record<string, number> {
     // not Linux, or the process is gone: no per-thread figures
   }
   return out;
+}
+
+/**
+ * Names the threads of libuv's pool `name` (the default 'libuv-pool'), so that threadCpuMs tells them from V8's
+ * platform threads, which also carry the process's name ('node'): chDB runs its queries on libuv's pool (the
+ * projector's inserts among them), V8 its GC and compiler tasks on its platform threads. Each job writes
+ * /proc/thread-self/comm from the pool thread that runs it, and enough are queued at once for every thread
+ * of the pool to take one, in rounds until all of it (UV_THREADPOOL_SIZE, 4 by default) carries the name.
+ * Returns how many threads carry it afterwards (0 without /proc).
+ */
+export async function nameThreadPool(name = 'libuv-pool'): Promise<number> {
+  const size = Math.max(1, Number(process.env.UV_THREADPOOL_SIZE ?? 4));
+  let named = 0;
+  // A round may leave a thread without a job (the others took them all): up to ten rounds.
+  for (let round = 0; round < 10 && named < size; round++) {
+    try {
+      await Promise.all(Array.from({ length: 16 * size }, () => writeFile('/proc/thread-self/comm', name)));
+    } catch {
+      return 0; // not Linux: the threads keep their names
+    }
+    named = 0;
+    for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
+      try {
+        if (readFileSync(`/proc/${process.pid}/task/${tid}/comm`, 'utf8').trim() === name) named++;
+      } catch {
+        // the thread ended between the listing and the read
+      }
+    }
+  }
+  return named;
 }
 
 /** One inspector session for both profilers (they may run at once), opened on first use. */

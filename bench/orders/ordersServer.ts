@@ -5,7 +5,8 @@
 // before the timed window, and the operator API on (a random token, in READY) so the parent funds wallets
 // over HTTP. It prints `READY {json}` with the port, the operator token and the markets to trade, then
 // answers the parent's messages (nothing here changes the service's state):
-//   {op: 'cpu', id}                    process.cpuUsage() and CPU per thread name, the log and projector
+//   {op: 'cpu', id}                    process.cpuUsage() and CPU per thread name (libuv's pool, which runs
+//                                      chDB's queries, named libuv-pool: processProbe.ts), the log and projector
 //                                      positions, the event loop delay, the journal appends, the answer
 //                                      watches' tallies (threads/answerWatch.ts)
 //   {op: 'profile', id, action, file}  starts / stops the inspector's CPU profiler (written to `file`)
@@ -37,7 +38,7 @@ import { parseConfig } from '../../config/index.js';
 import { startService } from '../../server/service.js';
 import { watchTallies } from '../../threads/answerWatch.js';
 import { summarise } from '../latency.js';
-import { startAllocationProfile, startCpuProfile, stopAllocationProfile, stopCpuProfile, threadCpuMs } from '../processProbe.js';
+import { nameThreadPool, startAllocationProfile, startCpuProfile, stopAllocationProfile, stopCpuProfile, threadCpuMs } from '../processProbe.js';
 
 interface Message {
   readonly op: 'cpu' | 'memory' | 'profile' | 'allocations' | 'settle' | 'heap' | 'align' | 'rewards' | 'minute';
@@ -69,6 +70,8 @@ const config = {
 /** The engine's clock: the wall clock plus an offset that 'align' moves forward (orders' windows are 3600 s wide). */
 let clockOffset = 0;
 const running = await startService(config, pino({ level: 'warn' }), { engineClock: () => Date.now() + clockOffset });
+// libuv's pool (chDB's queries) apart from V8's platform threads (GC, compiler) in the CPU per thread.
+await nameThreadPool();
 const host = running.engine;
 const rewarded = process.env.BENCH_REWARDS === 'on';
 // Without rewards, none at all: the programs the demo catalog hands off end too.
