@@ -9,7 +9,7 @@
 // only while a write is pending. close() ends it (the caller waits for its writes first).
 //
 // The two threads talk through shared memory only, never by message: a region the bytes are copied into and
-// a few words (the request's id, descriptor and length; the id last answered; the id that failed, with its
+// a few words (the request's id, descriptor, length and file offset; the id last answered; the id that failed, with its
 // error text). The thread sleeps in Atomics.wait and is woken by Atomics.notify, a futex wake; a postMessage
 // to a sleeping worker costs the posting thread several times that (serialising, queueing, libuv's async
 // handle: ~44 µs against ~12 µs on the AMD EPYC, measured), and at a steady rate the request thread pays it
@@ -32,13 +32,16 @@ const LENGTH = 2; // request thread: the piece's length in bytes
 const ANSWERED = 3; // writer: id of the last piece it finished, written whole or failed
 const FAILED = 4; // writer: id of the last piece that failed (0: none)
 const ERROR_LENGTH = 5; // writer: bytes of that failure's text
+const AT_LOW = 6; // request thread: the file offset of the piece, low 32 bits (as unsigned), or -1 with AT_HIGH -1: none
+const AT_HIGH = 7; // request thread: the file offset's high bits
 const WORDS = 8;
 const ERROR_BYTES = 1024;
 /** Bytes of the region a piece is copied into (pages are committed only as they are touched). */
 export const REGION_BYTES = 8 << 20;
 
 /**
- * The thread's program: wait for a piece, write it whole to its descriptor with writeSync, answer, wait again.
+ * The thread's program: wait for a piece, write it whole to its descriptor with writeSync (at its offset, or
+ * at the descriptor's own when it has none), answer, wait again.
  * It is plain JavaScript given as source (no module to resolve or load, no loader hooks, nothing of the pool),
  * and names its thread pmx-journal for top -H and the benchmarks.
  */
@@ -58,9 +61,11 @@ for (;;) {
   seen = id;
   const fd = Atomics.load(words, ${FD});
   const length = Atomics.load(words, ${LENGTH});
+  const high = Atomics.load(words, ${AT_HIGH});
+  const at = high < 0 ? null : high * 4294967296 + (Atomics.load(words, ${AT_LOW}) >>> 0);
   try {
     let written = 0;
-    while (written < length) written += writeSync(fd, region, written, length - written);
+    while (written < length) written += writeSync(fd, region, written, length - written, at === null ? null : at + written);
   } catch (error) {
     const text = Buffer.from(error instanceof Error ? error.message : String(error)).subarray(0, ${ERROR_BYTES});
     errorText.set(text);
@@ -75,6 +80,8 @@ for (;;) {
 interface Write {
   readonly fd: number;
   readonly bytes: Uint8Array;
+  /** The file offset of its first byte; null: the descriptor's own offset (or its end, opened O_APPEND). */
+  readonly at: number | null;
   /** Bytes of it handed to the thread so far. */
   sent: number;
   resolve(): void;
@@ -118,11 +125,16 @@ export class AppendThread {
     this.worker.on('exit', (code) => die(new Error(`the journal's writer thread exited (code ${code})`)));
   }
 
-  /** Writes `bytes` to `fd` after every earlier write. The caller leaves `bytes` unchanged until it settles (they are copied into the shared region piece by piece). */
-  write(fd: number, bytes: Uint8Array): Promise<void> {
+  /**
+   * Writes `bytes` to `fd` after every earlier write, at file offset `at` when given (a positional write), else
+   * at the descriptor's own offset. The caller leaves `bytes` unchanged until it settles (they are copied into
+   * the shared region piece by piece).
+   */
+  write(fd: number, bytes: Uint8Array, at: number | null = null): Promise<void> {
     if (this.dead !== null) return Promise.reject(this.dead);
+    if (at !== null && !(Number.isSafeInteger(at) && at >= 0)) return Promise.reject(new RangeError(`a write's offset must be a whole number of bytes, not ${at}`));
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ fd, bytes, sent: 0, resolve, reject });
+      this.queue.push({ fd, bytes, at, sent: 0, resolve, reject });
       if (!this.inFlight) this.send();
     });
   }
@@ -146,10 +158,13 @@ export class AppendThread {
     }
     const length = Math.min(REGION_BYTES, write.bytes.length - write.sent);
     this.region.set(write.bytes.subarray(write.sent, write.sent + length));
+    const at = write.at === null ? null : write.at + write.sent;
     write.sent += length;
     const id = ++this.id;
     Atomics.store(this.words, FD, write.fd);
     Atomics.store(this.words, LENGTH, length);
+    Atomics.store(this.words, AT_LOW, at === null ? -1 : at % 4294967296 | 0);
+    Atomics.store(this.words, AT_HIGH, at === null ? -1 : Math.floor(at / 4294967296));
     Atomics.store(this.words, REQUEST, id);
     Atomics.notify(this.words, REQUEST);
     if (!this.inFlight) this.worker.ref();

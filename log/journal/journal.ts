@@ -3,12 +3,22 @@
 // - Group commit: append(batch) encodes every record of the batch into one buffer and writes it with one
 //   write to a file opened O_DSYNC, which returns only once the data is durable (as write + fdatasync); the
 //   promise resolves after that, never before.
-// - Segments roll after an append once the current one has reached the configured size; a new segment file
-//   is made durable in its directory (fsync of the directory) before records go into it.
-// - Opening recovers: the last segment is scanned; a torn tail (an incomplete frame, or a bad checksum on the
-//   last frame or on a zero-filled remainder) is truncated away and reported in `recovery`; a bad frame with
-//   valid data after it, or a position out of sequence, refuses start-up with LogCorruptError naming the file
-//   and byte offset. Earlier segments are checked as they are read.
+// - Zero-filled ahead: the current segment is written with zeros (and synced) ahead of its end, and appends
+//   overwrite those zeros in place. An O_DSYNC write that changes no metadata (the file's size) needs no
+//   commit of the filesystem's journal, which every other file's metadata changes share: on ext4 beside
+//   chDB's parts, 2 KB appends took p50 0.15 / p99 0.35-0.7 / max 2.5 ms so, against 0.22 / 1.9-2.2 / 18-104
+//   ms growing the file, at about two thirds of the CPU (AMD EPYC VM). The zeros are extended in the
+//   background once less than half of `preallocateBytes` is left; an append that would run past them waits
+//   for that extension, or, when extending failed, grows the file as before.
+// - Segments roll after an append once the current one has reached the configured size: its zero tail is cut
+//   (and synced) first, so a closed segment ends with its last record; a new segment file is made durable in
+//   its directory (fsync of the directory), zeros and all, before records go into it.
+// - Opening recovers: the last segment is scanned. A tail of zeros after the last record is the zero fill,
+//   kept. A torn tail (an incomplete frame; a bad checksum on the last frame, on a frame followed by zeros
+//   only, or on a frame whose header, or a whole sector after it, is zeros: a write cut short in the zero
+//   fill) is cut away and its bytes reported in `recovery`; a bad frame with valid data after it, or a
+//   position out of sequence, refuses start-up with LogCorruptError naming the file and byte offset. Earlier
+//   segments are checked as they are read.
 // - A failed write or fsync is fatal (FatalLogError): after a failed fsync the kernel may have dropped the
 //   data, so the only safe continuation is a restart, which recovers from what is really on disk.
 
@@ -20,7 +30,7 @@ import { join } from 'node:path';
 import type { EncodedRecord, EventLog, LogRecord } from '../eventLog.js';
 import { FatalLogError, LogCorruptError } from '../eventLog.js';
 import { decodeRecord, recordText, writeRecord } from '../recordCodec.js';
-import { FRAME_HEADER, allZero, readFrame, sealFrame } from './frame.js';
+import { FRAME_HEADER, allZero, readFrame, sealFrame, tornWrite } from './frame.js';
 import { readSegmentRecords } from './segmentReader.js';
 import { listSegments, segmentName, type Segment } from './segments.js';
 import { lockJournal } from './journalLock.js';
@@ -29,12 +39,33 @@ import { AppendThread } from './appendThread.js';
 import { followLog, waitAWhile } from '../followLog.js';
 
 /**
- * Segments are appended through O_DSYNC: a write returns once its data (and the metadata needed to read it
- * back) is on stable storage, as write + fdatasync would, in one call instead of two. The calls are made by
- * the journal's own thread (appendThread.ts), not libuv's pool; a completed write is noticed by poll() between
- * requests, or else on the thread's message.
+ * Segments are written through O_DSYNC, each append at its offset: a write returns once its data (and the
+ * metadata needed to read it back) is on stable storage, as write + fdatasync would, in one call instead of
+ * two. The calls are made by the journal's own thread (appendThread.ts), not libuv's pool; a completed write
+ * is noticed by poll() between requests, or else by the thread's answer.
  */
-const APPEND_FLAGS = constants.O_APPEND | constants.O_CREAT | constants.O_RDWR | constants.O_DSYNC;
+const SEGMENT_FLAGS = constants.O_CREAT | constants.O_RDWR | constants.O_DSYNC;
+/** Default bytes of zeros kept written ahead of the current segment's end. */
+export const DEFAULT_PREALLOCATE_BYTES = 4 << 20;
+const ZEROS = Buffer.alloc(1 << 20);
+
+/** The end of the last byte of `buf` that is not zero, at or after `from` (`from` when there is none). */
+function lastNonZero(buf: Buffer, from: number): number {
+  let end = buf.length;
+  while (end > from && buf[end - 1] === 0) end--;
+  return end;
+}
+
+/** Writes zeros over bytes `from` to `to` of the file at `path` and syncs them (libuv's pool: off every append's way). */
+async function zeroFill(path: string, from: number, to: number): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    for (let at = from; at < to; ) at += (await handle.write(ZEROS, 0, Math.min(ZEROS.length, to - at), at)).bytesWritten;
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
 
 export interface JournalOptions {
   /** Directory of the segment files (created if missing). */
@@ -45,11 +76,13 @@ export interface JournalOptions {
   readonly pollMs?: number;
   /** Bytes read from a segment at a time (default 4 MiB); a larger record is read whole. */
   readonly readChunkBytes?: number;
+  /** Bytes of zeros written ahead of the current segment's end (default DEFAULT_PREALLOCATE_BYTES); 0: none, each append grows the file. */
+  readonly preallocateBytes?: number;
 }
 
 export interface JournalRecovery {
   readonly file: string;
-  /** Bytes cut from the end of the last segment (0 when the tail was clean). */
+  /** Bytes of a torn write cut from the end of the last segment (0 when the tail was clean; the zero fill is not counted). */
   readonly truncatedBytes: number;
 }
 
@@ -69,6 +102,12 @@ export class Journal implements EventLog {
   /** Where an append's frames are encoded (appends run one at a time, and the writer is done with it when one settles). */
   private scratch = Buffer.alloc(0);
   private unlock: () => Promise<void> = async () => undefined;
+  /** Where the current segment's zero fill ends (its file's size); appends up to there change no metadata. */
+  private zeroedEnd: number;
+  /** The zero fill being extended, if it is. */
+  private extending: Promise<void> | null = null;
+  /** Extending failed once: appends grow the file from then on. */
+  private extendFailed = false;
 
   private constructor(
     private readonly options: JournalOptions,
@@ -78,8 +117,28 @@ export class Journal implements EventLog {
     private size: number,
     private last: number,
     readonly recovery: JournalRecovery,
+    fileBytes: number,
   ) {
     this.appended.setMaxListeners(0);
+    this.zeroedEnd = fileBytes;
+  }
+
+  private get preallocateBytes(): number {
+    return this.options.preallocateBytes ?? DEFAULT_PREALLOCATE_BYTES;
+  }
+
+  /** Makes a new segment file, its zero fill written and synced, durable in the directory. */
+  private static async createSegment(options: JournalOptions, path: string): Promise<FileHandle> {
+    const handle = await open(path, SEGMENT_FLAGS);
+    const ahead = options.preallocateBytes ?? DEFAULT_PREALLOCATE_BYTES;
+    try {
+      if (ahead > 0) await zeroFill(path, 0, ahead);
+      await syncDirectory(options.dir);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return handle;
   }
 
   static async open(options: JournalOptions): Promise<Journal> {
@@ -99,24 +158,32 @@ export class Journal implements EventLog {
     const segments = await listSegments(options.dir);
     if (segments.length === 0) {
       const first: Segment = { firstPos: 1, path: join(options.dir, segmentName(1)) };
-      const handle = await open(first.path, APPEND_FLAGS);
-      await syncDirectory(options.dir);
-      return new Journal(options, [first], handle, await AppendThread.start(), 0, 0, { file: first.path, truncatedBytes: 0 });
+      const handle = await Journal.createSegment(options, first.path);
+      return new Journal(options, [first], handle, await AppendThread.start(), 0, 0, { file: first.path, truncatedBytes: 0 }, (await handle.stat()).size);
     }
     const tail = segments[segments.length - 1] as Segment;
-    const { validBytes, lastPos, fileBytes } = await Journal.scanTail(tail);
-    const handle = await open(tail.path, 'r+');
-    if (validBytes < fileBytes) {
-      await handle.truncate(validBytes);
-      await handle.sync();
+    const { validBytes, lastPos, fileBytes, tornBytes } = await Journal.scanTail(tail);
+    let keptBytes = fileBytes;
+    if (tornBytes > 0) {
+      // The torn write is cut, with the zero fill after it (extended again as appends go on).
+      const handle = await open(tail.path, 'r+');
+      try {
+        await handle.truncate(validBytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      keptBytes = validBytes;
     }
-    await handle.close();
-    const appendHandle = await open(tail.path, APPEND_FLAGS);
-    return new Journal(options, segments, appendHandle, await AppendThread.start(), validBytes, lastPos, { file: tail.path, truncatedBytes: fileBytes - validBytes });
+    const appendHandle = await open(tail.path, SEGMENT_FLAGS);
+    return new Journal(options, segments, appendHandle, await AppendThread.start(), validBytes, lastPos, { file: tail.path, truncatedBytes: tornBytes }, keptBytes);
   }
 
-  /** Validates the last segment: where its valid frames end and the last position in it. */
-  private static async scanTail(segment: Segment): Promise<{ validBytes: number; lastPos: number; fileBytes: number }> {
+  /**
+   * Validates the last segment: where its valid frames end, the last position in it, and the bytes of a torn
+   * write after them (up to the last byte that is not zero; 0 when only zeros follow).
+   */
+  private static async scanTail(segment: Segment): Promise<{ validBytes: number; lastPos: number; fileBytes: number; tornBytes: number }> {
     const buf = await readFile(segment.path);
     let offset = 0;
     let expected = segment.firstPos;
@@ -124,7 +191,10 @@ export class Journal implements EventLog {
       const frame = readFrame(buf, offset, buf.length);
       if (frame.kind === 'incomplete') break;
       if (frame.kind === 'bad-checksum') {
-        if (frame.next >= buf.length || allZero(buf, offset, buf.length)) break;
+        // Torn: the frame ends the file, or only zeros follow it (the last write, cut or damaged), or its
+        // header or a sector after it is zeros (a write cut short in the zero fill, whose later sectors may
+        // have landed).
+        if (frame.next >= buf.length || allZero(buf, frame.next, buf.length) || tornWrite(buf, offset, lastNonZero(buf, offset))) break;
         throw new LogCorruptError(`journal segment ${segment.path} is corrupt at byte ${offset}: checksum mismatch with valid data after it; refusing to start`, segment.path, offset);
       }
       if (frame.pos !== expected) {
@@ -133,7 +203,7 @@ export class Journal implements EventLog {
       expected += 1;
       offset = frame.next;
     }
-    return { validBytes: offset, lastPos: expected - 1, fileBytes: buf.length };
+    return { validBytes: offset, lastPos: expected - 1, fileBytes: buf.length, tornBytes: lastNonZero(buf, offset) - offset };
   }
 
   get lastPos(): number {
@@ -170,8 +240,10 @@ export class Journal implements EventLog {
       this.noteOffset(segmentFirst, text.pos, this.size + offset);
       offset = sealFrame(out, offset, text.pos, writeRecord(out, offset + FRAME_HEADER, text));
     }
+    // Past the zeros: wait for the extension under way (it writes beyond them), if any.
+    if (this.extending !== null && this.size + total > this.zeroedEnd) await this.extending;
     try {
-      await this.writer.write(this.handle.fd, out);
+      await this.writer.write(this.handle.fd, out, this.size);
     } catch (error) {
       this.failed = error instanceof Error ? error : new Error(String(error));
       throw new FatalLogError(`journal write to ${this.currentPath()} failed: ${this.failed.message}`);
@@ -179,7 +251,27 @@ export class Journal implements EventLog {
     this.size += total;
     this.last = (fresh[fresh.length - 1] as LogRecord).pos;
     if (this.size >= this.options.segmentBytes) await this.roll();
+    else this.extendIfLow();
     this.appended.emit('append', this.last);
+  }
+
+  /** Starts extending the zero fill when less than half of it is left ahead of the end. */
+  private extendIfLow(): void {
+    const ahead = this.preallocateBytes;
+    if (ahead <= 0 || this.extending !== null || this.extendFailed || this.zeroedEnd - this.size >= ahead / 2) return;
+    const path = this.currentPath();
+    const from = Math.max(this.zeroedEnd, this.size);
+    this.extending = zeroFill(path, from, from + ahead).then(
+      () => {
+        this.zeroedEnd = from + ahead;
+        this.extending = null;
+      },
+      () => {
+        // Not fatal: appends grow the file instead (the zeros written so far lie beyond every record).
+        this.extendFailed = true;
+        this.extending = null;
+      },
+    );
   }
 
   poll(): void {
@@ -191,13 +283,20 @@ export class Journal implements EventLog {
   }
 
   private async roll(): Promise<void> {
+    if (this.extending !== null) await this.extending;
+    // A closed segment ends with its last record: its zero fill (all of it, a failed extension's part too) is
+    // cut, durably, before the next one is used.
+    if ((await this.handle.stat()).size > this.size) {
+      await this.handle.truncate(this.size);
+      await this.handle.sync();
+    }
     const next: Segment = { firstPos: this.last + 1, path: join(this.options.dir, segmentName(this.last + 1)) };
-    const handle = await open(next.path, APPEND_FLAGS);
-    await syncDirectory(this.options.dir);
+    const handle = await Journal.createSegment(this.options, next.path);
     await this.handle.close();
     this.handle = handle;
     this.segments.push(next);
     this.size = 0;
+    this.zeroedEnd = (await handle.stat()).size;
   }
 
   /** Remembers where a position starts, for every INDEX_EVERY-th position (see readEncoded). */
@@ -286,6 +385,7 @@ export class Journal implements EventLog {
     if (this.closed) return;
     this.closed = true;
     await this.busy;
+    if (this.extending !== null) await this.extending;
     await this.writer.close();
     await this.handle.close();
     await this.unlock();
