@@ -6,7 +6,7 @@
 // over HTTP. It prints `READY {json}` with the port, the operator token and the markets to trade, then
 // answers the parent's messages (nothing here changes the service's state):
 //   {op: 'cpu', id}                    process.cpuUsage() and CPU per thread name (libuv's pool, which runs
-//                                      chDB's queries, named libuv-pool: processProbe.ts), the log and projector
+//                                      chDB's queries, named libuv-worker: processProbe.ts), the log and projector
 //                                      positions, the event loop delay, the journal appends, the answer
 //                                      watches' tallies (threads/answerWatch.ts)
 //   {op: 'profile', id, action, file}  starts / stops the inspector's CPU profiler (written to `file`)

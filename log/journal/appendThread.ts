@@ -43,15 +43,15 @@ export const REGION_BYTES = 8 << 20;
  * The thread's program: wait for a piece, write it whole to its descriptor with writeSync (at its offset, or
  * at the descriptor's own when it has none), answer, wait again.
  * It is plain JavaScript given as source (no module to resolve or load, no loader hooks, nothing of the pool),
- * and names its thread pmx-journal for top -H and the benchmarks.
+ * and names its thread (pmx-journal) for top -H and the benchmarks.
  */
-const WORKER_SOURCE = `
+const workerSource = (threadName: string): string => `
 const { workerData } = require('node:worker_threads');
 const { writeSync, writeFileSync } = require('node:fs');
 const words = new Int32Array(workerData, 0, ${WORDS});
 const errorText = new Uint8Array(workerData, ${WORDS * 4}, ${ERROR_BYTES});
 const region = new Uint8Array(workerData, ${WORDS * 4 + ERROR_BYTES});
-try { writeFileSync('/proc/thread-self/comm', 'pmx-journal'); } catch {}
+try { writeFileSync('/proc/thread-self/comm', ${JSON.stringify(threadName)}); } catch {}
 let seen = 0;
 for (;;) {
   Atomics.wait(words, ${REQUEST}, seen);
@@ -100,11 +100,11 @@ export class AppendThread {
   private inFlight = false;
   private dead: Error | null = null;
   /** Settles the piece in flight when the thread answers it (the answered id's wake-up, or its fallback read). */
-  private readonly watch = new AnswerWatch('journal', () => this.poll(), () => this.inFlight);
+  private readonly watch: AnswerWatch;
 
   /** A thread that is running: its first write does not wait for it to start. */
-  static async start(): Promise<AppendThread> {
-    const thread = new AppendThread();
+  static async start(names: { readonly thread?: string; readonly watch?: string } = {}): Promise<AppendThread> {
+    const thread = new AppendThread(names.thread ?? 'pmx-journal', names.watch ?? 'journal');
     await new Promise<void>((resolve, reject) => {
       thread.worker.once('online', resolve);
       thread.worker.once('error', reject);
@@ -113,8 +113,10 @@ export class AppendThread {
     return thread;
   }
 
-  private constructor() {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: this.memory, execArgv: [], env: {}, stdout: false, stderr: false });
+  /** `threadName`: the thread's name (top -H); `watchName`: its answers' watch in /metrics. */
+  private constructor(threadName: string, watchName: string) {
+    this.watch = new AnswerWatch(watchName, () => this.poll(), () => this.inFlight);
+    this.worker = new Worker(workerSource(threadName), { eval: true, workerData: this.memory, execArgv: [], env: {}, stdout: false, stderr: false });
     const die = (error: Error): void => {
       this.dead ??= error;
       for (const waiting of this.queue.splice(0)) waiting.reject(error);
