@@ -9,7 +9,7 @@
 // only while a write is pending. close() ends it (the caller waits for its writes first).
 //
 // The two threads talk through shared memory only, never by message: a region the bytes are copied into and
-// a few words (the request's id, descriptor, length and file offset; the id last answered; the id that failed, with its
+// a few words (the request's id, descriptor and length; the id last answered; the id that failed, with its
 // error text). The thread sleeps in Atomics.wait and is woken by Atomics.notify, a futex wake; a postMessage
 // to a sleeping worker costs the posting thread several times that (serialising, queueing, libuv's async
 // handle: ~44 µs against ~12 µs on the AMD EPYC, measured), and at a steady rate the request thread pays it
@@ -32,26 +32,23 @@ const LENGTH = 2; // request thread: the piece's length in bytes
 const ANSWERED = 3; // writer: id of the last piece it finished, written whole or failed
 const FAILED = 4; // writer: id of the last piece that failed (0: none)
 const ERROR_LENGTH = 5; // writer: bytes of that failure's text
-const AT_LOW = 6; // request thread: the file offset of the piece, low 32 bits (as unsigned), or -1 with AT_HIGH -1: none
-const AT_HIGH = 7; // request thread: the file offset's high bits
 const WORDS = 8;
 const ERROR_BYTES = 1024;
 /** Bytes of the region a piece is copied into (pages are committed only as they are touched). */
 export const REGION_BYTES = 8 << 20;
 
 /**
- * The thread's program: wait for a piece, write it whole to its descriptor with writeSync (at its offset, or
- * at the descriptor's own when it has none), answer, wait again.
+ * The thread's program: wait for a piece, write it whole to its descriptor with writeSync, answer, wait again.
  * It is plain JavaScript given as source (no module to resolve or load, no loader hooks, nothing of the pool),
- * and names its thread (pmx-journal) for top -H and the benchmarks.
+ * and names its thread pmx-journal for top -H and the benchmarks.
  */
-const workerSource = (threadName: string): string => `
+const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const { writeSync, writeFileSync } = require('node:fs');
 const words = new Int32Array(workerData, 0, ${WORDS});
 const errorText = new Uint8Array(workerData, ${WORDS * 4}, ${ERROR_BYTES});
 const region = new Uint8Array(workerData, ${WORDS * 4 + ERROR_BYTES});
-try { writeFileSync('/proc/thread-self/comm', ${JSON.stringify(threadName)}); } catch {}
+try { writeFileSync('/proc/thread-self/comm', 'pmx-journal'); } catch {}
 let seen = 0;
 for (;;) {
   Atomics.wait(words, ${REQUEST}, seen);
@@ -61,11 +58,9 @@ for (;;) {
   seen = id;
   const fd = Atomics.load(words, ${FD});
   const length = Atomics.load(words, ${LENGTH});
-  const high = Atomics.load(words, ${AT_HIGH});
-  const at = high < 0 ? null : high * 4294967296 + (Atomics.load(words, ${AT_LOW}) >>> 0);
   try {
     let written = 0;
-    while (written < length) written += writeSync(fd, region, written, length - written, at === null ? null : at + written);
+    while (written < length) written += writeSync(fd, region, written, length - written);
   } catch (error) {
     const text = Buffer.from(error instanceof Error ? error.message : String(error)).subarray(0, ${ERROR_BYTES});
     errorText.set(text);
@@ -80,8 +75,6 @@ for (;;) {
 interface Write {
   readonly fd: number;
   readonly bytes: Uint8Array;
-  /** The file offset of its first byte; null: the descriptor's own offset (or its end, opened O_APPEND). */
-  readonly at: number | null;
   /** Bytes of it handed to the thread so far. */
   sent: number;
   resolve(): void;
@@ -100,11 +93,11 @@ export class AppendThread {
   private inFlight = false;
   private dead: Error | null = null;
   /** Settles the piece in flight when the thread answers it (the answered id's wake-up, or its fallback read). */
-  private readonly watch: AnswerWatch;
+  private readonly watch = new AnswerWatch('journal', () => this.poll(), () => this.inFlight);
 
   /** A thread that is running: its first write does not wait for it to start. */
-  static async start(names: { readonly thread?: string; readonly watch?: string } = {}): Promise<AppendThread> {
-    const thread = new AppendThread(names.thread ?? 'pmx-journal', names.watch ?? 'journal');
+  static async start(): Promise<AppendThread> {
+    const thread = new AppendThread();
     await new Promise<void>((resolve, reject) => {
       thread.worker.once('online', resolve);
       thread.worker.once('error', reject);
@@ -113,10 +106,8 @@ export class AppendThread {
     return thread;
   }
 
-  /** `threadName`: the thread's name (top -H); `watchName`: its answers' watch in /metrics. */
-  private constructor(threadName: string, watchName: string) {
-    this.watch = new AnswerWatch(watchName, () => this.poll(), () => this.inFlight);
-    this.worker = new Worker(workerSource(threadName), { eval: true, workerData: this.memory, execArgv: [], env: {}, stdout: false, stderr: false });
+  private constructor() {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: this.memory, execArgv: [], env: {}, stdout: false, stderr: false });
     const die = (error: Error): void => {
       this.dead ??= error;
       for (const waiting of this.queue.splice(0)) waiting.reject(error);
@@ -127,16 +118,11 @@ export class AppendThread {
     this.worker.on('exit', (code) => die(new Error(`the journal's writer thread exited (code ${code})`)));
   }
 
-  /**
-   * Writes `bytes` to `fd` after every earlier write, at file offset `at` when given (a positional write), else
-   * at the descriptor's own offset. The caller leaves `bytes` unchanged until it settles (they are copied into
-   * the shared region piece by piece).
-   */
-  write(fd: number, bytes: Uint8Array, at: number | null = null): Promise<void> {
+  /** Writes `bytes` to `fd` after every earlier write. The caller leaves `bytes` unchanged until it settles (they are copied into the shared region piece by piece). */
+  write(fd: number, bytes: Uint8Array): Promise<void> {
     if (this.dead !== null) return Promise.reject(this.dead);
-    if (at !== null && !(Number.isSafeInteger(at) && at >= 0)) return Promise.reject(new RangeError(`a write's offset must be a whole number of bytes, not ${at}`));
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ fd, bytes, at, sent: 0, resolve, reject });
+      this.queue.push({ fd, bytes, sent: 0, resolve, reject });
       if (!this.inFlight) this.send();
     });
   }
@@ -160,13 +146,10 @@ export class AppendThread {
     }
     const length = Math.min(REGION_BYTES, write.bytes.length - write.sent);
     this.region.set(write.bytes.subarray(write.sent, write.sent + length));
-    const at = write.at === null ? null : write.at + write.sent;
     write.sent += length;
     const id = ++this.id;
     Atomics.store(this.words, FD, write.fd);
     Atomics.store(this.words, LENGTH, length);
-    Atomics.store(this.words, AT_LOW, at === null ? -1 : at % 4294967296 | 0);
-    Atomics.store(this.words, AT_HIGH, at === null ? -1 : Math.floor(at / 4294967296));
     Atomics.store(this.words, REQUEST, id);
     Atomics.notify(this.words, REQUEST);
     if (!this.inFlight) this.worker.ref();

@@ -46,22 +46,3 @@ export function allZero(buf: Buffer, offset: number, end: number): boolean {
   for (let i = offset; i < end; i++) if (buf[i] !== 0) return false;
   return true;
 }
-
-/** Bytes of a disk sector: the unit a write reaches the disk in, whole or not at all. */
-export const SECTOR_BYTES = 512;
-
-/**
- * True when the bytes from `offset` (where a frame fails its checksum) to `end` (the last byte that is not
- * zero) of `buf` (a segment read from its start, so that `buf` offsets are file offsets) show a write cut
- * short in a zero-filled region, whose sectors reach the disk in any order: the frame's header is all zeros
- * (no frame has an empty payload), or a whole sector (aligned on the file) between them is. Damage to data
- * already on disk flips bits; it does not zero a header, and no run of frames holds a sector of zeros.
- * Etcd's write-ahead log tells a torn entry by its zero sectors too.
- */
-export function tornWrite(buf: Buffer, offset: number, end: number): boolean {
-  if (allZero(buf, offset, Math.min(end, offset + FRAME_HEADER))) return true;
-  for (let start = Math.ceil(offset / SECTOR_BYTES) * SECTOR_BYTES; start + SECTOR_BYTES <= end; start += SECTOR_BYTES) {
-    if (allZero(buf, start, start + SECTOR_BYTES)) return true;
-  }
-  return false;
-}

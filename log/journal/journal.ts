@@ -3,23 +3,12 @@
 // - Group commit: append(batch) encodes every record of the batch into one buffer and writes it with one
 //   write to a file opened O_DSYNC, which returns only once the data is durable (as write + fdatasync); the
 //   promise resolves after that, never before.
-// - Zero-filled ahead: the current segment is written with zeros (and synced) ahead of its end, and appends
-//   overwrite those zeros in place. An O_DSYNC write that changes no metadata (the file's size) needs no
-//   commit of the filesystem's journal, which every other file's metadata changes share: on ext4 beside
-//   chDB's parts, 2 KB appends took p50 0.15 / p99 0.35-0.7 / max 2.5 ms so, against 0.22 / 1.9-2.2 / 18-104
-//   ms growing the file, at about two thirds of the CPU (AMD EPYC VM). The zeros are extended once less than
-//   half of `preallocateBytes` is left, by a second writer thread of the journal's own (pmx-journal-fill),
-//   beside the appends and never on libuv's pool, which chDB's queries may hold for seconds; an append that
-//   would run past the zeros waits for that extension, or, when extending failed, grows the file as before.
-// - Segments roll after an append once the current one has reached the configured size: its zero tail is cut
-//   (and synced) first, so a closed segment ends with its last record; a new segment file is made durable in
-//   its directory (fsync of the directory), zeros and all, before records go into it.
-// - Opening recovers: the last segment is scanned. A tail of zeros after the last record is the zero fill,
-//   kept. A torn tail (an incomplete frame; a bad checksum on the last frame, on a frame followed by zeros
-//   only, or on a frame whose header, or a whole sector after it, is zeros: a write cut short in the zero
-//   fill) is cut away and its bytes reported in `recovery`; a bad frame with valid data after it, or a
-//   position out of sequence, refuses start-up with LogCorruptError naming the file and byte offset. Earlier
-//   segments are checked as they are read.
+// - Segments roll after an append once the current one has reached the configured size; a new segment file
+//   is made durable in its directory (fsync of the directory) before records go into it.
+// - Opening recovers: the last segment is scanned; a torn tail (an incomplete frame, or a bad checksum on the
+//   last frame or on a zero-filled remainder) is truncated away and reported in `recovery`; a bad frame with
+//   valid data after it, or a position out of sequence, refuses start-up with LogCorruptError naming the file
+//   and byte offset. Earlier segments are checked as they are read.
 // - A failed write or fsync is fatal (FatalLogError): after a failed fsync the kernel may have dropped the
 //   data, so the only safe continuation is a restart, which recovers from what is really on disk.
 
@@ -31,7 +20,7 @@ import { join } from 'node:path';
 import type { EncodedRecord, EventLog, LogRecord } from '../eventLog.js';
 import { FatalLogError, LogCorruptError } from '../eventLog.js';
 import { decodeRecord, recordText, writeRecord } from '../recordCodec.js';
-import { FRAME_HEADER, allZero, readFrame, sealFrame, tornWrite } from './frame.js';
+import { FRAME_HEADER, allZero, readFrame, sealFrame } from './frame.js';
 import { readSegmentRecords } from './segmentReader.js';
 import { listSegments, segmentName, type Segment } from './segments.js';
 import { lockJournal } from './journalLock.js';
@@ -40,34 +29,12 @@ import { AppendThread } from './appendThread.js';
 import { followLog, waitAWhile } from '../followLog.js';
 
 /**
- * Segments are written through O_DSYNC, each append at its offset: a write returns once its data (and the
- * metadata needed to read it back) is on stable storage, as write + fdatasync would, in one call instead of
- * two. The calls are made by the journal's own thread (appendThread.ts), not libuv's pool; a completed write
- * is noticed by poll() between requests, or else by the thread's answer.
+ * Segments are appended through O_DSYNC: a write returns once its data (and the metadata needed to read it
+ * back) is on stable storage, as write + fdatasync would, in one call instead of two. The calls are made by
+ * the journal's own thread (appendThread.ts), not libuv's pool; a completed write is noticed by poll() between
+ * requests, or else on the thread's message.
  */
-const SEGMENT_FLAGS = constants.O_CREAT | constants.O_RDWR | constants.O_DSYNC;
-/** Default bytes of zeros kept written ahead of the current segment's end. */
-export const DEFAULT_PREALLOCATE_BYTES = 4 << 20;
-
-/** The end of the last byte of `buf` that is not zero, at or after `from` (`from` when there is none). */
-function lastNonZero(buf: Buffer, from: number): number {
-  let end = buf.length;
-  while (end > from && buf[end - 1] === 0) end--;
-  return end;
-}
-
-/** The zero fill's writer: its own thread, writing through the segment's O_DSYNC descriptor (so each piece lands synced). */
-interface ZeroFiller {
-  readonly thread: AppendThread;
-  /** preallocateBytes of zeros. */
-  readonly zeros: Buffer;
-}
-
-async function startFiller(options: JournalOptions): Promise<ZeroFiller | null> {
-  const ahead = options.preallocateBytes ?? DEFAULT_PREALLOCATE_BYTES;
-  if (!(Number.isSafeInteger(ahead) && ahead >= 0)) throw new RangeError(`preallocateBytes must be a whole number of bytes, not ${ahead}`);
-  return ahead === 0 ? null : { thread: await AppendThread.start({ thread: 'pmx-journal-fill', watch: 'journal-fill' }), zeros: Buffer.alloc(ahead) };
-}
+const APPEND_FLAGS = constants.O_APPEND | constants.O_CREAT | constants.O_RDWR | constants.O_DSYNC;
 
 export interface JournalOptions {
   /** Directory of the segment files (created if missing). */
@@ -78,13 +45,11 @@ export interface JournalOptions {
   readonly pollMs?: number;
   /** Bytes read from a segment at a time (default 4 MiB); a larger record is read whole. */
   readonly readChunkBytes?: number;
-  /** Bytes of zeros written ahead of the current segment's end (default DEFAULT_PREALLOCATE_BYTES); 0: none, each append grows the file. */
-  readonly preallocateBytes?: number;
 }
 
 export interface JournalRecovery {
   readonly file: string;
-  /** Bytes of a torn write cut from the end of the last segment (0 when the tail was clean; the zero fill is not counted). */
+  /** Bytes cut from the end of the last segment (0 when the tail was clean). */
   readonly truncatedBytes: number;
 }
 
@@ -104,12 +69,6 @@ export class Journal implements EventLog {
   /** Where an append's frames are encoded (appends run one at a time, and the writer is done with it when one settles). */
   private scratch = Buffer.alloc(0);
   private unlock: () => Promise<void> = async () => undefined;
-  /** Where the current segment's zero fill ends (its file's size); appends up to there change no metadata. */
-  private zeroedEnd: number;
-  /** The zero fill being extended, if it is. */
-  private extending: Promise<void> | null = null;
-  /** Extending failed once: appends grow the file from then on. */
-  private extendFailed = false;
 
   private constructor(
     private readonly options: JournalOptions,
@@ -119,24 +78,8 @@ export class Journal implements EventLog {
     private size: number,
     private last: number,
     readonly recovery: JournalRecovery,
-    fileBytes: number,
-    private readonly filler: ZeroFiller | null,
   ) {
     this.appended.setMaxListeners(0);
-    this.zeroedEnd = fileBytes;
-  }
-
-  /** Makes a new segment file, its zero fill written and synced, durable in the directory. */
-  private static async createSegment(options: JournalOptions, path: string, filler: ZeroFiller | null): Promise<FileHandle> {
-    const handle = await open(path, SEGMENT_FLAGS);
-    try {
-      if (filler !== null) await filler.thread.write(handle.fd, filler.zeros, 0);
-      await syncDirectory(options.dir);
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
-    return handle;
   }
 
   static async open(options: JournalOptions): Promise<Journal> {
@@ -154,44 +97,26 @@ export class Journal implements EventLog {
 
   private static async openLocked(options: JournalOptions): Promise<Journal> {
     const segments = await listSegments(options.dir);
-    const filler = await startFiller(options);
-    try {
-      return await Journal.openWith(options, segments, filler);
-    } catch (error) {
-      await filler?.thread.close();
-      throw error;
-    }
-  }
-
-  private static async openWith(options: JournalOptions, segments: Segment[], filler: ZeroFiller | null): Promise<Journal> {
     if (segments.length === 0) {
       const first: Segment = { firstPos: 1, path: join(options.dir, segmentName(1)) };
-      const handle = await Journal.createSegment(options, first.path, filler);
-      return new Journal(options, [first], handle, await AppendThread.start(), 0, 0, { file: first.path, truncatedBytes: 0 }, (await handle.stat()).size, filler);
+      const handle = await open(first.path, APPEND_FLAGS);
+      await syncDirectory(options.dir);
+      return new Journal(options, [first], handle, await AppendThread.start(), 0, 0, { file: first.path, truncatedBytes: 0 });
     }
     const tail = segments[segments.length - 1] as Segment;
-    const { validBytes, lastPos, fileBytes, tornBytes } = await Journal.scanTail(tail);
-    let keptBytes = fileBytes;
-    if (tornBytes > 0) {
-      // The torn write is cut, with the zero fill after it (extended again as appends go on).
-      const handle = await open(tail.path, 'r+');
-      try {
-        await handle.truncate(validBytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      keptBytes = validBytes;
+    const { validBytes, lastPos, fileBytes } = await Journal.scanTail(tail);
+    const handle = await open(tail.path, 'r+');
+    if (validBytes < fileBytes) {
+      await handle.truncate(validBytes);
+      await handle.sync();
     }
-    const appendHandle = await open(tail.path, SEGMENT_FLAGS);
-    return new Journal(options, segments, appendHandle, await AppendThread.start(), validBytes, lastPos, { file: tail.path, truncatedBytes: tornBytes }, keptBytes, filler);
+    await handle.close();
+    const appendHandle = await open(tail.path, APPEND_FLAGS);
+    return new Journal(options, segments, appendHandle, await AppendThread.start(), validBytes, lastPos, { file: tail.path, truncatedBytes: fileBytes - validBytes });
   }
 
-  /**
-   * Validates the last segment: where its valid frames end, the last position in it, and the bytes of a torn
-   * write after them (up to the last byte that is not zero; 0 when only zeros follow).
-   */
-  private static async scanTail(segment: Segment): Promise<{ validBytes: number; lastPos: number; fileBytes: number; tornBytes: number }> {
+  /** Validates the last segment: where its valid frames end and the last position in it. */
+  private static async scanTail(segment: Segment): Promise<{ validBytes: number; lastPos: number; fileBytes: number }> {
     const buf = await readFile(segment.path);
     let offset = 0;
     let expected = segment.firstPos;
@@ -199,10 +124,7 @@ export class Journal implements EventLog {
       const frame = readFrame(buf, offset, buf.length);
       if (frame.kind === 'incomplete') break;
       if (frame.kind === 'bad-checksum') {
-        // Torn: the frame ends the file, or only zeros follow it (the last write, cut or damaged), or its
-        // header or a sector after it is zeros (a write cut short in the zero fill, whose later sectors may
-        // have landed).
-        if (frame.next >= buf.length || allZero(buf, frame.next, buf.length) || tornWrite(buf, offset, lastNonZero(buf, offset))) break;
+        if (frame.next >= buf.length || allZero(buf, offset, buf.length)) break;
         throw new LogCorruptError(`journal segment ${segment.path} is corrupt at byte ${offset}: checksum mismatch with valid data after it; refusing to start`, segment.path, offset);
       }
       if (frame.pos !== expected) {
@@ -211,7 +133,7 @@ export class Journal implements EventLog {
       expected += 1;
       offset = frame.next;
     }
-    return { validBytes: offset, lastPos: expected - 1, fileBytes: buf.length, tornBytes: lastNonZero(buf, offset) - offset };
+    return { validBytes: offset, lastPos: expected - 1, fileBytes: buf.length };
   }
 
   get lastPos(): number {
@@ -248,10 +170,8 @@ export class Journal implements EventLog {
       this.noteOffset(segmentFirst, text.pos, this.size + offset);
       offset = sealFrame(out, offset, text.pos, writeRecord(out, offset + FRAME_HEADER, text));
     }
-    // Past the zeros: wait for the extension under way (it writes beyond them), if any.
-    if (this.extending !== null && this.size + total > this.zeroedEnd) await this.extending;
     try {
-      await this.writer.write(this.handle.fd, out, this.size);
+      await this.writer.write(this.handle.fd, out);
     } catch (error) {
       this.failed = error instanceof Error ? error : new Error(String(error));
       throw new FatalLogError(`journal write to ${this.currentPath()} failed: ${this.failed.message}`);
@@ -259,28 +179,7 @@ export class Journal implements EventLog {
     this.size += total;
     this.last = (fresh[fresh.length - 1] as LogRecord).pos;
     if (this.size >= this.options.segmentBytes) await this.roll();
-    else this.extendIfLow();
     this.appended.emit('append', this.last);
-  }
-
-  /** Starts extending the zero fill when less than half of it is left ahead of the end. */
-  private extendIfLow(): void {
-    const filler = this.filler;
-    if (filler === null || this.extending !== null || this.extendFailed) return;
-    const ahead = filler.zeros.length;
-    if (this.zeroedEnd - this.size >= ahead / 2) return;
-    const from = Math.max(this.zeroedEnd, this.size);
-    this.extending = filler.thread.write(this.handle.fd, filler.zeros, from).then(
-      () => {
-        this.zeroedEnd = from + ahead;
-        this.extending = null;
-      },
-      () => {
-        // Not fatal: appends grow the file instead (the zeros written so far lie beyond every record).
-        this.extendFailed = true;
-        this.extending = null;
-      },
-    );
   }
 
   poll(): void {
@@ -292,20 +191,13 @@ export class Journal implements EventLog {
   }
 
   private async roll(): Promise<void> {
-    if (this.extending !== null) await this.extending;
-    // A closed segment ends with its last record: its zero fill (all of it, a failed extension's part too) is
-    // cut, durably, before the next one is used.
-    if ((await this.handle.stat()).size > this.size) {
-      await this.handle.truncate(this.size);
-      await this.handle.sync();
-    }
     const next: Segment = { firstPos: this.last + 1, path: join(this.options.dir, segmentName(this.last + 1)) };
-    const handle = await Journal.createSegment(this.options, next.path, this.filler);
+    const handle = await open(next.path, APPEND_FLAGS);
+    await syncDirectory(this.options.dir);
     await this.handle.close();
     this.handle = handle;
     this.segments.push(next);
     this.size = 0;
-    this.zeroedEnd = (await handle.stat()).size;
   }
 
   /** Remembers where a position starts, for every INDEX_EVERY-th position (see readEncoded). */
@@ -394,9 +286,7 @@ export class Journal implements EventLog {
     if (this.closed) return;
     this.closed = true;
     await this.busy;
-    if (this.extending !== null) await this.extending;
     await this.writer.close();
-    await this.filler?.thread.close();
     await this.handle.close();
     await this.unlock();
     this.appended.emit('append', this.last);
