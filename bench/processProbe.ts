@@ -51,10 +51,10 @@ export function threadCpuMsOf(pid: number): Record<string, number> {
  * 1.45 on, and one the service counts as its own: server/processPriority.ts leaves them at its priority), so
  * that threadCpuMs tells them from V8's platform threads, which also carry the process's name ('node'):
  * chDB runs its queries on libuv's pool (the projector's inserts among them), V8 its GC and compiler tasks
- * on its platform threads. Each job writes
- * /proc/thread-self/comm from the pool thread that runs it, and enough are queued at once for every thread
- * of the pool to take one, in rounds until all of it (UV_THREADPOOL_SIZE, 4 by default) carries the name.
- * Returns how many threads carry it afterwards (0 without /proc).
+ * on its platform threads. Each job writes /proc/thread-self/comm from the pool thread that runs it, and
+ * enough are queued at once for every thread of the pool to take one, in rounds until all of it
+ * (UV_THREADPOOL_SIZE, 4 by default) carries the name. Returns how many threads carry it afterwards (0
+ * without /proc).
  */
 export async function nameThreadPool(name = 'libuv-worker'): Promise<number> {
   const size = Math.max(1, Number(process.env.UV_THREADPOOL_SIZE ?? 4));

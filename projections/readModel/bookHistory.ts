@@ -83,32 +83,23 @@ export async function booksAt(ctx: ReadContext, tokenId: string, moments: readon
   return out;
 }
 
-/**
- * A snapshot level, Tuple(price Int64, size Int64), as JSON: an array [price, size], or an object {price, size}
- * where the session has output_format_json_named_tuples_as_objects on. chDB applies a query's settings to its
- * whole session, so which one comes depends on what ran before on it: both are read.
- */
-type SnapshotLevel = readonly [number | string, number | string] | { readonly price: number | string; readonly size: number | string };
-
-function levelOf(level: SnapshotLevel): [number, number] {
-  return Array.isArray(level) ? [Number(level[0]), Number(level[1])] : [Number((level as { price: number | string }).price), Number((level as { size: number | string }).size)];
-}
-
 /** The books after each of `rows` (records of the token, ascending): from the last snapshot before the first. */
 async function rebuild(ctx: ReadContext, tokenId: string, rows: readonly ChangeRow[]): Promise<HistoricBook[]> {
   if (rows.length === 0) return [];
   const first = rows[0] as ChangeRow;
   const last = rows[rows.length - 1] as ChangeRow;
-  const [base] = await select<{ pos: number; ms: number; bids: readonly SnapshotLevel[]; asks: readonly SnapshotLevel[] }>(
+  const [base] = await select<{ pos: number; ms: number; bids: [number, number][]; asks: [number, number][] }>(
     ctx,
-    `SELECT pos, toUnixTimestamp64Milli(time) AS ms, bids, asks FROM ${ctx.db}.book_snapshots
+    // The levels as [price, size] arrays whatever the session's output_format_json_named_tuples_as_objects
+    // (chDB applies a query's settings to its whole session): named tuples may otherwise come as objects.
+    `SELECT pos, toUnixTimestamp64Milli(time) AS ms, arrayMap(l -> [l.price, l.size], bids) AS bids, arrayMap(l -> [l.price, l.size], asks) AS asks FROM ${ctx.db}.book_snapshots
       WHERE token_id = {token:String} AND time <= ${MS('at')} AND pos < {pos:UInt64} ORDER BY time DESC, pos DESC LIMIT 1`,
     { token: tokenId, at: Number(first.ms), pos: Number(first.pos) },
   );
   const bids = new Map<number, number>();
   const asks = new Map<number, number>();
-  for (const level of base?.bids ?? []) bids.set(...levelOf(level));
-  for (const level of base?.asks ?? []) asks.set(...levelOf(level));
+  for (const [p, s] of base?.bids ?? []) bids.set(Number(p), Number(s));
+  for (const [p, s] of base?.asks ?? []) asks.set(Number(p), Number(s));
   const from = base === undefined ? 0 : Number(base.pos);
   const changes = await select<{ pos: number; side: string; price: number; size: number }>(
     ctx,
