@@ -77,6 +77,7 @@ import { Rng } from './prng.js';
 import { opsPerSecond } from './opsRate.js';
 import { minuteTable, startMinuteSampler, type MinuteRow, type ServerMinute } from './orders/minuteRows.js';
 import { summariseProfile } from './orders/profileSummary.js';
+import { clickhouseShareUs } from './processProbe.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 40_000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3_000);
@@ -664,6 +665,8 @@ async function main(): Promise<void> {
       console.log(`answer watches over the window: ${rows.join('; ')}`);
     }
     if (threads.length > 0) console.log(`${CLUSTER ? 'processes' : 'server threads'} (CPU us/order): ${threads.slice(0, 10).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
+    const clickhouseUs = CLUSTER ? undefined : clickhouseShareUs(before.threads, after.threads, orders.length);
+    if (clickhouseUs !== undefined) console.log(`ClickHouse (chDB's own threads and libuv's pool, on which its queries run): ${clickhouseUs} us/order`);
     const brokerMs = after.threads['kafka broker (JVM)'] === undefined ? 0 : after.threads['kafka broker (JVM)'] - (before.threads['kafka broker (JVM)'] ?? 0);
     const brokerJitShare = brokerMs > 0 ? ((after.brokerJitMs ?? 0) - (before.brokerJitMs ?? 0)) / brokerMs : undefined;
     if (brokerJitShare !== undefined) console.log(`kafka broker: ${(brokerJitShare * 100).toFixed(0)}% of its CPU over the window in its JIT compiler threads (a broker in service has long compiled its hot paths; the warm-up is for that)`);
@@ -720,6 +723,7 @@ async function main(): Promise<void> {
       verifySpeedup: Number((nativeVerify / ethersVerify).toFixed(1)),
       serverCpuUsPerOrder: Math.round(serverCpuUs / orders.length),
       serverMainThreadCpuUsPerOrder: Math.round((((after.threads['main (JS)'] ?? 0) - (before.threads['main (JS)'] ?? 0)) * 1000) / orders.length),
+      clickhouseCpuUsPerOrder: clickhouseUs ?? null,
       clientCpuUsPerOrder: Math.round(clientCpuUs / orders.length),
       projectorCatchUpMs: Math.round(settle.ms),
       commandsPerAppend: Number((appended / Math.max(1, appends)).toFixed(1)),

@@ -5,6 +5,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector';
+import { isServiceThread } from '../server/processPriority.js';
 
 /** User + system CPU of a /proc/<pid>[/task/<tid>]/stat line, in clock ticks (10 ms). */
 export function ticksOf(stat: string): number {
@@ -44,6 +45,23 @@ export function threadCpuMsOf(pid: number): Record<string, number> {
     // not Linux, or the process is gone: no per-thread figures
   }
   return out;
+}
+
+/**
+ * CPU µs per order of the embedded ClickHouse between two threadCpuMs readings: every thread that is not the
+ * service's own (chDB's pipeline, insert, merge and schedule pools) and libuv's pool, on which chDB runs each
+ * query (nameThreadPool must have named it). Summed over names with the differences' signs kept: chDB's pool
+ * threads rename themselves for each job, so a thread's CPU may leave one name and reach another within the
+ * window. Undefined without per-thread figures.
+ */
+export function clickhouseShareUs(before: Record<string, number>, after: Record<string, number>, orders: number): number | undefined {
+  if (Object.keys(after).length === 0 || orders <= 0) return undefined;
+  let ms = 0;
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (name === 'main (JS)' || (isServiceThread(name) && name !== 'libuv-worker')) continue;
+    ms += (after[name] ?? 0) - (before[name] ?? 0);
+  }
+  return Math.round((ms * 1000) / orders);
 }
 
 /**

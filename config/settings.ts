@@ -35,10 +35,17 @@ export const PROJECTION_INTERVAL_MS = { embedded: 300, server: 1_000 } as const;
 
 /**
  * Under light load (fewer records waiting than `records` once the least pause is over) the projector commits up
- * to `intervalMs` apart instead (projections/projector.ts, ProjectorOptions.lightLoad): one commit a second
- * rather than three at a few hundred orders per second, where ClickHouse's fixed cost per commit dominated.
+ * to --projection-light-load-ms apart instead (projections/projector.ts, ProjectorOptions.lightLoad). Each
+ * commit costs the embedded ClickHouse ~8 ms of CPU per statement whatever its rows (a statement per table
+ * written, ~15 at a few hundred orders per second), so at a steady rate the spacing sets most of ClickHouse's
+ * CPU; under load `records` are waiting within the least pause and commits are spaced by that alone.
  */
-export const PROJECTION_LIGHT_LOAD = { intervalMs: 1_000, records: 1_000 } as const;
+export const PROJECTION_LIGHT_LOAD = { intervalMs: 2_000, records: 1_000 } as const;
+
+/** The projector's light-load spacing of commits (ProjectorOptions.lightLoad) for a configuration. */
+export function projectionLightLoadOf(config: Pick<Config, 'projectionLightLoadMs'>): { readonly intervalMs: number; readonly records: number } {
+  return { intervalMs: config.projectionLightLoadMs, records: PROJECTION_LIGHT_LOAD.records };
+}
 
 export const SETTINGS = {
   // Roles (one process, or engine / API / projector processes over Kafka and a ClickHouse server)
@@ -74,7 +81,12 @@ export const SETTINGS = {
   // ClickHouse
   clickhouseMode: setting(oneOf(['embedded', 'server'] as const), 'embedded', 'embedded: chDB inside this process, data under the data directory; server: the ClickHouse server at the URL below.'),
   clickhouseNice: setting(int(0, 19), 10, "Nice value of the embedded ClickHouse's own threads (its query, insert and merge pools), above the rest of the process: under load they take the CPU that the engine, HTTP and WebSocket threads leave, so a projector commit or a merge does not delay order answers and stream deliveries. Reads served from ClickHouse then wait for that CPU too. 0: the process's value. Raising it needs no privilege. Embedded mode only (a ClickHouse server has its own settings)."),
-  projectionIntervalMs: optional(int(0, 10_000), `Least time between two projector commits into ClickHouse while the log grows; unset: ${PROJECTION_INTERVAL_MS.embedded} with the embedded ClickHouse, ${PROJECTION_INTERVAL_MS.server} with a server (ClickHouse advises about one insert per second per table into a server: each insert makes a part, which its merges then rewrite). In one process a read waiting for its own writes cuts the pause short. Each commit costs ClickHouse a few ms of CPU per table whatever its size, so larger means less CPU under load but more projection lag (embedded, at 5,000 fills/s on a quiet machine: lag p99 ~380 ms at 200, ~520 ms at 300). Under light load (fewer than ${PROJECTION_LIGHT_LOAD.records} records waiting once this pause is over) commits are up to ${PROJECTION_LIGHT_LOAD.intervalMs} ms apart.`),
+  projectionIntervalMs: optional(int(0, 10_000), `Least time between two projector commits into ClickHouse while the log grows; unset: ${PROJECTION_INTERVAL_MS.embedded} with the embedded ClickHouse, ${PROJECTION_INTERVAL_MS.server} with a server (ClickHouse advises about one insert per second per table into a server: each insert makes a part, which its merges then rewrite). In one process a read waiting for its own writes cuts the pause short. Each commit costs ClickHouse a few ms of CPU per table whatever its size, so larger means less CPU under load but more projection lag (embedded, at 5,000 fills/s on a quiet machine: lag p99 ~380 ms at 200, ~520 ms at 300). Under light load (fewer than ${PROJECTION_LIGHT_LOAD.records} records waiting once this pause is over) commits are up to --projection-light-load-ms apart.`),
+  projectionLightLoadMs: setting(
+    int(0, 60_000),
+    PROJECTION_LIGHT_LOAD.intervalMs,
+    `The single process's projector: under light load (fewer than ${PROJECTION_LIGHT_LOAD.records} log records waiting once --projection-interval-ms is over, and no read waiting for its own writes) it commits up to this far apart (ms; at or below --projection-interval-ms: no light-load spacing). Each commit costs the embedded ClickHouse ~8 ms of CPU per table it writes whatever the rows, so at a steady rate this spacing sets most of its CPU (at 400 orders/s on 2 cores: ~370 µs per order at 1,000, ~220 at 2,000), and it bounds how far the ClickHouse tables (price history, book history, leaderboards, analysts' queries) trail the engine when the load is light.`,
+  ),
   projectorThread: setting(bool(), true, "true: in the single process on the journal, the projector runs on a thread of its own, reading the journal's files up to the durable end the engine's thread publishes in shared memory, and sends its few ClickHouse calls per commit to the thread that holds the client: building rows takes nothing from the request thread. false, or with --live-reads false (the WebSocket publisher then takes the creation times of orders open since before start-up from the projector's state), or on the Kafka log: the projector runs on the request thread and is handed the durable records there."),
   bookHistoryRetentionDays: setting(int(0, 36_500), 0, 'Days the book history (every level change of every book, and periodic whole books: /orderbook-history, GET /book?at=) is kept in ClickHouse; 0 keeps everything.'),
   liveReads: setting(bool(), true, 'Serve /positions, /holders, /data/orders, /data/order/{id}, and the pages of /trades?user= and /data/trades that lie within the fills it keeps, from the in-memory read model (projections/live/), which follows the log; false reads them from ClickHouse.'),

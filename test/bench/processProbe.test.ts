@@ -4,7 +4,7 @@
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { nameThreadPool, threadCpuMs } from '../../bench/processProbe.js';
+import { clickhouseShareUs, nameThreadPool, threadCpuMs } from '../../bench/processProbe.js';
 import { isServiceThread } from '../../server/processPriority.js';
 
 const linux = process.platform === 'linux';
@@ -28,4 +28,14 @@ t.test("libuv's pool threads are named, V8's platform threads keep the process's
   t.ok([...after.values()].some((name) => name !== 'libuv-worker' && name === before.get(String(process.pid))), "other threads (V8's platform) keep the process's name");
   t.ok('libuv-worker' in threadCpuMs(), 'threadCpuMs reports the pool under its name');
   t.ok(isServiceThread('libuv-worker'), "a name the service counts as its own (it keeps the process's priority)");
+});
+
+t.test("ClickHouse's share: chDB's threads and libuv's pool, whatever names its pool threads move between", async (t) => {
+  const before = { 'main (JS)': 1_000, node: 300, 'pmx-edge': 200, 'libuv-worker': 100, ThreadPool: 50, MergeMutate: 20 };
+  // A pool thread that ran 30 ms as ThreadPool is now QueryPipelineEx (its 30 ms and 10 more): ThreadPool's
+  // figure falls, and the sum keeps the thread's CPU once.
+  const after = { 'main (JS)': 2_000, node: 400, 'pmx-edge': 300, 'libuv-worker': 150, ThreadPool: 40, QueryPipelineEx: 40, MergeMutate: 30 };
+  t.equal(clickhouseShareUs(before, after, 100), 900, 'libuv-worker 50, ThreadPool -10, QueryPipelineEx 40, MergeMutate 10: 90 ms over 100 orders, 900 us each');
+  t.equal(clickhouseShareUs(before, {}, 100), undefined, 'no per-thread figures: no share');
+  t.equal(clickhouseShareUs(before, after, 0), undefined, 'no orders: no share');
 });
