@@ -38,7 +38,8 @@
 //
 // The last line is one JSON object: {bench: 'orders', orders, ordersPerSec, p50Ms, p99Ms, maxMs, rejected,
 // concurrency, recoverPerSec, verifyPerSec, ethersVerifyPerSec, recoverSpeedup, verifySpeedup,
-// serverCpuUsPerOrder, serverMainThreadCpuUsPerOrder, edge, machine, targetsMet, ...}.
+// serverCpuUsPerOrder, serverMainThreadCpuUsPerOrder, clickhouseCpuUsPerOrder (chDB's threads and libuv's pool;
+// null for the cluster), edge, machine, targetsMet, ...}.
 //
 // BENCH_RATE=N posts the window's requests on a schedule, N per second (open loop, latency from each request's
 // scheduled time), to measure latency at a given load rather than at saturation.
