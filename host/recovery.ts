@@ -72,14 +72,19 @@ export async function recover(log: EventLog, store: SnapshotStore | undefined, o
     pos = recordPos;
     if (options.onProgress !== undefined && (pos - snapshotPos) % every === 0) options.onProgress({ pos, lastPos, elapsedMs: now() - started });
   };
+  // Replays up to lastPos, the end taken at the start, and no further: a log that another process appends to
+  // (an API node's Kafka log, while the engine runs) may have grown by the time it is read, and the caller
+  // follows on from the position returned.
   const replayOnThisThread = async (): Promise<void> => {
     if (hasEncodedReads(log)) {
       for await (const { bytes } of log.readEncoded(pos + 1)) {
+        if (pos >= lastPos) break;
         const { pos: recordPos, command } = decodeCommand(bytes);
         apply(recordPos, command, undefined);
       }
     } else {
       for await (const record of log.read(pos + 1)) {
+        if (pos >= lastPos) break;
         const last = record.events[record.events.length - 1];
         apply(record.pos, record.command, last?.seq);
       }
