@@ -111,7 +111,7 @@ applyAll(state);
 const applyMs = performance.now() - t0;
 kept.push(state);
 const bytes = collectedHeap() - afterFills;
-const finishedKept = state.byId.size - open;
+const finishedKept = state.finishedCount;
 const perFinished = (bytes - bareBytes - fillBytes) / Math.max(1, finishedKept);
 const perFill = fillBytes / Math.max(1, fillsHeld);
 // Positions: takers' and the makers' (each maker holds most tokens), the fee account's none (no fees).
@@ -218,7 +218,7 @@ async function timeCopy(): Promise<{ heldMs: number; writtenMs: number; heapByte
 const copy = await timeCopy();
 
 if (kept.length !== 3) throw new Error('a measured state was not kept');
-console.log(`history: ${ACCOUNTS} taker accounts + ${MAKERS} makers, ${positions} taker positions (${held} positions in all), ${fills} fills (${fillsHeld} held), ${open} open orders, ${finishedKept} finished orders kept (bound ${state.byId.size - open >= 200_000 ? 'reached' : 'not reached'}), ${records.length} records`);
+console.log(`history: ${ACCOUNTS} taker accounts + ${MAKERS} makers, ${positions} taker positions (${held} positions in all), ${fills} fills (${fillsHeld} held), ${open} open orders, ${finishedKept} finished orders kept (bound ${finishedKept >= 200_000 ? 'reached' : 'not reached'}), ${records.length} records`);
 console.log(`in-memory read model heap: ${(bytes / 1e6).toFixed(1)} MB in all = ${(bytes / (ACCOUNTS + MAKERS)).toFixed(0)} B per account; without finished orders and fills ${(bareBytes / 1e6).toFixed(1)} MB = ${perPosition.toFixed(0)} B per position held (open orders and markets included); ${perFinished.toFixed(0)} B per finished order kept`);
 console.log(`fill windows: ${fillsHeld} fills held in ${windows} windows: ${(fillBytes / 1e6).toFixed(1)} MB = ${perFill.toFixed(0)} B per fill held (its two windows' share included) = ${((perFill * 1e6) / 1e6).toFixed(0)} MB per million fills; an account's window beside its fills ${perWindow.toFixed(0)} B`);
 console.log(`apply: ${records.length} records in ${applyMs.toFixed(0)} ms = ${Math.round(records.length / (applyMs / 1000))} records/s`);

@@ -50,7 +50,7 @@ export async function restoreState(ch: ClickHouseClient, db: string, at: Restore
     b.orders.restore({
       id: o.order_id, account: o.account, owner: o.owner, conditionId: o.condition_id, tokenId: o.token_id, outcome: Number(o.outcome) as Outcome, side: o.side,
       price: Number(o.price), size: Number(o.original_size), matched: Number(o.size_matched), status: o.status, orderType: o.order_type, postOnly: Boolean(o.post_only),
-      expiration: Number(o.expiration), makerAmount: Number(o.maker_amount), takerAmount: Number(o.taker_amount), trades: [...o.associate_trades], builder: o.builder,
+      expiration: Number(o.expiration), makerAmount: Number(o.maker_amount), takerAmount: Number(o.taker_amount), trades: o.associate_trades, builder: o.builder,
       createdAt: ms(o.created_at), updatedAt: ms(o.updated_at), resting: true,
     });
   }

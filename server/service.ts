@@ -145,7 +145,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     // Orders open at start-up: the engine keeps no creation time; the in-memory read model holds every open
     // order's (even after it stopped following the log: creation times never change), the projector's
     // state too (with --live-reads false).
-    creationTime: (orderId) => late.live?.state.byId.get(orderId)?.createdAt ?? late.projector?.openOrderCreatedAt(orderId),
+    creationTime: (orderId) => late.live?.state.order(orderId)?.createdAt ?? late.projector?.openOrderCreatedAt(orderId),
     onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey),
   });
   late.publisher = publisher;

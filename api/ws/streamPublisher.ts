@@ -26,6 +26,7 @@ import { bestBidAskEvent, bookEvent, lastTradePriceEvent, marketResolvedEvent, n
 import { customTokenTopic, NEW_MARKET_TOPIC, resolvedTopic, tokenTopic, userMarketTopic, userTopic, type Fanout } from './topics.js';
 import { conversionEvent, orderEvent, tradeEvent, type OrderEventType } from './userMessages.js';
 import { rewardEvent } from './rewardMessages.js';
+import { NO_TRADES } from '../../projections/builders/orders.js';
 import { bookTermsOf, UserOrders, type TrackedOrder } from './userOrders.js';
 
 export interface StreamPublisherOptions {
@@ -241,7 +242,7 @@ export class StreamPublisher {
       orderType: e.orderType,
       expiration: e.expiration,
       createdAt: e.time,
-      trades: [],
+      trades: NO_TRADES,
       resting: false,
     };
     this.orders.accepted(o);

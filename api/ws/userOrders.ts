@@ -11,6 +11,7 @@
 // engine keeps no creation time, so theirs is 0 here and the publisher fills it in from a read model that
 // holds it (StreamPublisherOptions.creationTime) when it first builds an event of the order.
 
+import { addTrade, NO_TRADES } from '../../projections/builders/orders.js';
 import { PRICE_ONE, type Engine, type OrderCancelled, type OrderExpired, type OrderStatus, type OrderType, type Outcome, type Side } from '../../engine/index.js';
 
 export interface TrackedOrder {
@@ -31,7 +32,8 @@ export interface TrackedOrder {
   readonly expiration: number;
   /** ms; 0 while unknown (an order open when the tracker started, until the publisher finds its time). */
   createdAt: number;
-  readonly trades: string[];
+  /** Its trade ids: NO_TRADES until its first fill (addTrade). */
+  trades: readonly string[];
   /** In the book: its open quantity counts in a price level. */
   resting: boolean;
 }
@@ -64,7 +66,7 @@ export class UserOrders {
         orderType: o.orderType,
         expiration: o.expiration,
         createdAt: 0,
-        trades: [],
+        trades: NO_TRADES,
         resting: true,
       });
     }
@@ -87,7 +89,7 @@ export class UserOrders {
     const o = this.open.get(orderId);
     if (o === undefined) return undefined;
     o.matched += size;
-    o.trades.push(tradeId);
+    addTrade(o, tradeId);
     if (o.matched >= o.size) {
       o.status = 'MATCHED';
       this.open.delete(orderId);

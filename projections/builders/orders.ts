@@ -31,11 +31,28 @@ export interface OpenOrder {
   expiration: number;
   makerAmount: number;
   takerAmount: number;
-  trades: string[];
+  /** Its trade ids, oldest first: NO_TRADES until its first fill, then an array of its own (addTrade). */
+  trades: readonly string[];
   builder: string;
   createdAt: number;
   updatedAt: number;
   resting: boolean;
+}
+
+/**
+ * The trades of every order that has none yet: one shared frozen array, as most resting orders never fill (an
+ * array of their own would be one more object per order to hold and to carry through the young generation).
+ */
+export const NO_TRADES: readonly string[] = Object.freeze([]);
+
+/**
+ * Adds a trade id to an order's trades: the first makes the order an array of its own, the next go into it.
+ * Whatever builds an order elsewhere (a restore) must give it NO_TRADES or an array no other order holds.
+ */
+export function addTrade(o: { trades: readonly string[] }, tradeId: string): void {
+  if (o.trades === NO_TRADES) o.trades = [tradeId];
+  // Any other array is the order's own, made here or when it was restored.
+  else (o.trades as string[]).push(tradeId);
 }
 
 /**
@@ -99,8 +116,11 @@ export class OrdersBuilder {
     else side.set(price, next);
   }
 
-  /** Restores an open (resting) order from its stored row. */
+  /** Restores an open (resting) order from its stored row or a snapshot of the model. */
   restore(o: OpenOrder): void {
+    // A snapshot keeps shared objects shared: every order that held NO_TRADES comes back holding one and the same
+    // unfrozen array, which addTrade would take for the order's own. Each gets NO_TRADES, or an array of its own.
+    o.trades = o.trades.length === 0 ? NO_TRADES : [...o.trades];
     o.resting = true;
     this.open.set(o.id, o);
     this.moveLevel(o, o.size - o.matched);
@@ -167,7 +187,7 @@ export class OrdersBuilder {
           const o: OpenOrder = {
             id: e.orderId, account: e.account, owner: e.owner, conditionId: e.conditionId, tokenId: e.tokenId, outcome: e.outcome, side: e.side,
             price: e.price, size: e.size, matched: 0, status: 'LIVE', orderType: e.orderType, postOnly: e.postOnly, expiration: e.expiration,
-            makerAmount: e.makerAmount, takerAmount: e.takerAmount, trades: [], builder: e.builder ?? '', createdAt: e.time, updatedAt: e.time, resting: false,
+            makerAmount: e.makerAmount, takerAmount: e.takerAmount, trades: NO_TRADES, builder: e.builder ?? '', createdAt: e.time, updatedAt: e.time, resting: false,
           };
           this.open.set(o.id, o);
           changed(o);
@@ -240,7 +260,7 @@ export class OrdersBuilder {
     const o = this.open.get(orderId);
     if (o === undefined) return undefined;
     o.matched += size;
-    o.trades.push(tradeId);
+    addTrade(o, tradeId);
     o.updatedAt = ms;
     if (o.resting) this.moveLevel(o, -size);
     if (o.matched >= o.size) this.finish(o, 'MATCHED');

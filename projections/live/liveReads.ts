@@ -152,7 +152,7 @@ export async function liveAccountOrder(state: LiveState, metadata: MarketMetadat
   const caller = callerOf(params.caller);
   const id = text('id', params.id);
   if (id === undefined || id === '') throw new ReadModelInputError('id', 'the order id is required');
-  const o = state.byId.get(id);
+  const o = state.order(id);
   if (o === undefined) return state.horizon > 0 ? NOT_IN_MEMORY : undefined;
   if (o.account !== caller) return undefined;
   const info = await liveMarkets(state, metadata, [o.conditionId]);

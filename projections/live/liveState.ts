@@ -90,8 +90,13 @@ export class LiveState {
   readonly markets = new MarketsBuilder();
   readonly orders: OrdersBuilder;
   readonly positions: PositionsBuilder;
-  /** Every order in memory, by id. */
-  readonly byId = new Map<string, OpenOrder>();
+  /**
+   * Finished orders in memory, by id (the open ones are the orders builder's `open`). Apart, so that a new
+   * order is put in one map by id, not two: each put of a new (young) object into an old map is a pointer the
+   * next young-generation collection must visit (bench/scavenge.ts). An order that rested is usually old by the
+   * time it finishes and is put here.
+   */
+  private readonly finishedById = new Map<string, OpenOrder>();
   /** Open orders by account, then id. */
   readonly openByAccount = new Map<string, Map<string, OpenOrder>>();
   /** Positions of each token (any size, the fee account's too), in creation order. */
@@ -137,10 +142,20 @@ export class LiveState {
     this.fills = new FillWindows({
       maxAccountFills: options.maxAccountFills ?? DEFAULT_MAX_ACCOUNT_FILLS,
       maxFills: options.maxFills ?? DEFAULT_MAX_FILLS,
-      orderId: (id) => this.byId.get(id)?.id ?? id,
+      orderId: (id) => this.order(id)?.id ?? id,
       marketId,
     });
     this.ledger = new LedgerWindows(options.maxAccountLedger, options.maxLedger, marketId);
+  }
+
+  /** An order in memory (open, or finished and still kept), by id. */
+  order(id: string): OpenOrder | undefined {
+    return this.orders.open.get(id) ?? this.finishedById.get(id);
+  }
+
+  /** Finished orders in memory. */
+  get finishedCount(): number {
+    return this.finishedById.size;
   }
 
   /** Applies the record that follows `pos`. */
@@ -227,7 +242,6 @@ export class LiveState {
   /** Every change of an order (pos -1: restored at start-up, at `pos`). */
   private orderChanged(o: OpenOrder, pos: number): void {
     this.orderPages.drop(o.account);
-    this.byId.set(o.id, o);
     let open = this.openByAccount.get(o.account);
     if (o.status === 'LIVE') {
       if (open === undefined) {
@@ -241,12 +255,12 @@ export class LiveState {
       open.delete(o.id);
       if (open.size === 0) this.openByAccount.delete(o.account);
     }
+    this.finishedById.set(o.id, o);
     this.finished.push({ id: o.id, pos: pos < 0 ? this.pos : pos });
     while (this.finished.length - this.finishedHead > this.maxFinished) {
       const old = this.finished[this.finishedHead] as { id: string; pos: number };
       this.finishedHead += 1;
-      const kept = this.byId.get(old.id);
-      if (kept !== undefined && kept.status !== 'LIVE') this.byId.delete(old.id);
+      this.finishedById.delete(old.id);
       if (old.pos > this.horizon) this.horizon = old.pos;
     }
     if (this.finishedHead >= 1024 && 2 * this.finishedHead >= this.finished.length) {

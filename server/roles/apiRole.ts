@@ -113,7 +113,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     fanout,
     catalog: (conditionId) => markets.get(conditionId),
     clock,
-    creationTime: (orderId) => live?.state.byId.get(orderId)?.createdAt,
+    creationTime: (orderId) => live?.state.order(orderId)?.createdAt,
     onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey),
   });
   // The in-memory read model from this node's own snapshot of it and the log after it (a node has no projector

@@ -166,7 +166,7 @@ for (const seed of seeds) {
     const someAccepted = events.find((e) => e.type === 'OrderAccepted');
     if (someAccepted?.type === 'OrderAccepted') {
       const early = await liveAccountOrder(bounded, ctx.metadata, { caller: someAccepted.account, id: someAccepted.orderId });
-      t.ok(early === NOT_IN_MEMORY || bounded.byId.get(someAccepted.orderId)?.status === 'LIVE', 'an early finished order is left to ClickHouse');
+      t.ok(early === NOT_IN_MEMORY || bounded.order(someAccepted.orderId)?.status === 'LIVE', 'an early finished order is left to ClickHouse');
     }
     const compared = await compareAll(t, ctx, { applied, restarted: restarted.state, bounded, snapshotted: snapshotted.state }, events, projector);
     t.ok(compared > 700, `${compared} answers compared`);

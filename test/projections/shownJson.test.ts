@@ -13,7 +13,7 @@ import type { AccountTrade } from '../../projections/readModel/accountTrades.js'
 import type { AccountOrder } from '../../projections/readModel/accountOrders.js';
 import { orderJson } from '../../projections/readModel/orderJson.js';
 import { OrderJsonCache } from '../../projections/live/orderJsonCache.js';
-import type { OpenOrder } from '../../projections/builders/orders.js';
+import { addTrade, NO_TRADES, type OpenOrder } from '../../projections/builders/orders.js';
 import { marketInfo } from '../../projections/readModel/markets.js';
 import { jsonText, ownBytes, pageBytes } from '../../projections/readModel/jsonText.js';
 import { tradeJsonParts } from '../../projections/readModel/tradeJson.js';
@@ -122,7 +122,7 @@ t.test('the cache of shown orders\' texts: reused, remade when the order or its 
   const yesNo = marketInfo('0xm1', undefined, undefined);
   const open = (n: number): OpenOrder => ({
     id: `o${n}`, account: 'a', owner: 'key-a', conditionId: '0xm1', tokenId: '11', outcome: 0, side: 'BUY', price: 530_000, size: 10_000_000, matched: 0, status: 'LIVE',
-    orderType: 'GTC', postOnly: false, expiration: 0, makerAmount: 5_300_000, takerAmount: 10_000_000, trades: [], builder: '', createdAt: 1_000 * n, updatedAt: 1_000 * n, resting: true,
+    orderType: 'GTC', postOnly: false, expiration: 0, makerAmount: 5_300_000, takerAmount: 10_000_000, trades: NO_TRADES, builder: '', createdAt: 1_000 * n, updatedAt: 1_000 * n, resting: true,
   });
   let made = 0;
   const row = (o: OpenOrder) => {
@@ -135,10 +135,10 @@ t.test('the cache of shown orders\' texts: reused, remade when the order or its 
   t.equal(text(cache.bytesOf(o1, upDown, row)), first, 'the kept text is reused');
   t.equal(made, 1, 'without making the row again');
   o1.matched = 2_000_000;
-  o1.trades.push('t1');
+  addTrade(o1, 't1');
   const filled = text(cache.bytesOf(o1, upDown, row));
   t.match(filled, /"size_matched":"2".*"associate_trades":\["t1"\]/, 'a fill makes a new text');
-  o1.trades.push('t2');
+  addTrade(o1, 't2');
   t.match(text(cache.bytesOf(o1, upDown, row)), /"associate_trades":\["t1","t2"\]/, 'so does another trade alone');
   t.match(text(cache.bytesOf(o1, yesNo, row)), /"outcome":"Yes"/, 'and new labels');
   t.equal(cache.size, 1, 'a remade text does not count twice');
