@@ -7,12 +7,18 @@
 // part holding the accounts and markets alone, and divided by the resting orders. The parts run in one heap
 // here; in the service the copies live on the snapshot thread's heap, which a process's RSS adds up.
 // The projector's open orders (projections/builders/orders.ts) are measured too: the single process holds them
-// beside the read model's. The last line is one JSON object: {bench: 'resting-memory', orders, bytesPerOrder:
-// {engine, engineCopy, readModel, projector, readModelCopy, singleProcess, apiNode}}.
+// beside the read model's; and the WebSocket publisher's (api/ws/userOrders.ts), which the single process and
+// every API node hold; and the notifications' (projections/notifications/), held on the request thread and by
+// their copy on the snapshot thread. Each part decodes the records itself, so each counts its own copies of the
+// ids; the request thread's four (engine, read model, notifications, publisher) are also measured together as the
+// service holds them, fed the engine's event objects. The last line is one JSON object: {bench: 'resting-memory', orders, bytesPerOrder:
+// {engine, engineCopy, readModel, projector, publisher, notifications, requestThread, readModelCopy, singleProcess, apiNode}}.
 
 import { DEFAULT_ENGINE_CONFIG, Engine, exportSnapshot, restoreSnapshot, type Command, type EngineSnapshot } from '../engine/index.js';
 import type { Submission } from '../host/engineHost.js';
-import { decodeCommand, decodeEvents, encodeRecord } from '../log/recordCodec.js';
+import { decodeCommand, decodeEvents, decodeRecord, encodeRecord } from '../log/recordCodec.js';
+import { StreamPublisher } from '../api/ws/streamPublisher.js';
+import { NotificationState } from '../projections/notifications/notificationState.js';
 import { LiveState } from '../projections/live/liveState.js';
 import { readSnapshot, restoreSnapshot as restoreLive, snapshotBytes } from '../projections/live/liveSnapshot.js';
 import { OrdersBuilder, type FillOrders } from '../projections/builders/orders.js';
@@ -105,6 +111,36 @@ const projectorBytes = measure((records) => {
   for (const bytes of records) orders.apply(decodeEvents(bytes), sink, fills);
   return orders;
 });
+// The WebSocket publisher's open orders (api/ws/userOrders.ts: each order's owner, status and trades for the
+// user channel), with nobody subscribed; its engine is an empty one, the same in both measurements.
+const publisherBytes = measure((records) => {
+  const publisher = new StreamPublisher({ engine: new Engine(), fanout: { publish: () => {}, subscribers: () => 0 }, catalog: () => undefined, clock: () => 0 });
+  for (const bytes of records) publisher.publish([decodeRecord(bytes)]);
+  return publisher;
+});
+// The notifications' open orders (what a cancellation's notification shows), held on the request thread and again
+// by their copy on the snapshot thread (which decodes the records it follows, as here).
+const notificationsBytes = measure((records) => {
+  const state = new NotificationState();
+  for (const bytes of records) state.apply(decodeEvents(bytes));
+  return state;
+});
+// The request thread's parts as the service holds them: one engine makes the events, and the read model and the
+// publisher are given those same objects (their ids are the engine's strings, not copies of their own).
+const requestThreadBytes = measure((records) => {
+  const engine = new Engine();
+  const state = new LiveState(options);
+  const publisher = new StreamPublisher({ engine, fanout: { publish: () => {}, subscribers: () => 0 }, catalog: () => undefined, clock: () => 0 });
+  const notifications = new NotificationState();
+  for (const bytes of records) {
+    const { pos, command } = decodeCommand(bytes);
+    const events = engine.apply(command);
+    state.apply({ pos, events });
+    notifications.apply({ pos, events });
+    publisher.publish([{ pos, command, events }]);
+  }
+  return [engine, state, notifications, publisher];
+});
 const liveCopyBytes = measure((records) => {
   const bytes = snapshotBytes(live(records));
   const state = new LiveState(options);
@@ -118,9 +154,13 @@ const perOrder = {
   engineCopy: round(copyBytes),
   readModel: round(liveBytes),
   projector: round(projectorBytes),
+  publisher: round(publisherBytes),
+  notifications: round(notificationsBytes),
+  requestThread: round(requestThreadBytes),
   readModelCopy: round(liveCopyBytes),
-  singleProcess: round(engineBytes + copyBytes + liveBytes + projectorBytes),
-  apiNode: round(engineBytes + copyBytes + liveBytes + liveCopyBytes),
+  // The request thread's parts together (their strings shared), and each thread's parts of its own.
+  singleProcess: round(requestThreadBytes + copyBytes + notificationsBytes + projectorBytes),
+  apiNode: round(requestThreadBytes + copyBytes + notificationsBytes + liveCopyBytes),
 };
 console.log(`${ORDERS} resting orders (GTC bids from ${ACCOUNTS} accounts over ${MARKETS} markets), JS heap per resting order after forced collections:`);
 console.log('| part | bytes per resting order |');
@@ -129,7 +169,10 @@ console.log(`| engine (books, order, reservation) | ${perOrder.engine} |`);
 console.log(`| the snapshot thread's copy of the engine | ${perOrder.engineCopy} |`);
 console.log(`| in-memory read model (open order, by id and by account) | ${perOrder.readModel} |`);
 console.log(`| the projector's open orders (OrdersBuilder; the single process and the projector role) | ${perOrder.projector} |`);
+console.log(`| the WebSocket publisher's open orders (the single process and API nodes) | ${perOrder.publisher} |`);
+console.log(`| the notifications' open orders (the request thread, and their copy on the snapshot thread) | ${perOrder.notifications} |`);
+console.log(`| the request thread's engine, read model, notifications and publisher, sharing the engine's strings as in the service | ${perOrder.requestThread} |`);
 console.log(`| an API node's copy of the read model on its snapshot thread | ${perOrder.readModelCopy} |`);
-console.log(`| the single process: engine, its copy, read model, projector | ${perOrder.singleProcess} |`);
-console.log(`| an API node: replica, its copy, read model, its copy | ${perOrder.apiNode} |`);
+console.log(`| the single process: the request thread's four, the snapshot thread's copies of the engine and the notifications, the projector | ${perOrder.singleProcess} |`);
+console.log(`| an API node: the request thread's four (replica first), the snapshot thread's copies of the replica, the notifications and the read model | ${perOrder.apiNode} |`);
 console.log(JSON.stringify({ bench: 'resting-memory', orders: ORDERS, bytesPerOrder: perOrder, kept: kept.length }));
