@@ -2,9 +2,9 @@
 // collections (scavenges), whose pauses stop the request thread and set the tail at a steady rate. The real
 // engine builds a book of BENCH_WARM_OPS (200,000) operations on BENCH_MARKETS (2) markets from BENCH_ACCOUNTS
 // (200) accounts, as bench:orders has them (70% GTC bids of 50 shares at 1 to 40 cents, which rest; 30% sells
-// of 5 shares at 1 cent, GTC or FAK, which fill the best bid: ~177,000 orders rest at the end), then BENCH_OPS
-// (150,000) more are timed. Each part runs in a child
-// process of its own (a fresh heap; `--single-threaded-gc`, so each pause is the main thread's alone):
+// of 5 shares at 1 cent, GTC or FAK, which fill the best bid), then BENCH_OPS (150,000) more are timed: ~234,000
+// orders rest at the end. Each part runs in a child process of its own (a fresh heap; `--single-threaded-gc`, so
+// each pause is the main thread's alone):
 //
 // - engine: the engine alone;
 // - projector: the engine and the projector's open orders (projections/builders/orders.ts, rows dropped);
@@ -12,7 +12,8 @@
 //   each record's events as the engine host hands them over (the same objects, no decode);
 // - publisher: the engine and the WebSocket publisher (api/ws/streamPublisher.ts; nobody subscribed), which
 //   tracks every open order for the user channel;
-// - mainThread: the engine, the read model and the publisher: what the service's request thread holds.
+// - mainThread: the engine, the read model and the publisher: what the service's request thread holds of the
+//   resting orders, but for the notifications' smaller record of each (bench:resting-memory).
 //
 // Per part: the scavenges in the timed window, their mean and longest pause, the bytes each copied within the
 // young generation and promoted to the old (V8's --trace-gc-nvp), the copy rate (KB per ms of pause), and the
