@@ -22,14 +22,11 @@ import { NotificationState } from '../projections/notifications/notificationStat
 import { LiveState } from '../projections/live/liveState.js';
 import { readSnapshot, restoreSnapshot as restoreLive, snapshotBytes } from '../projections/live/liveSnapshot.js';
 import { OrdersBuilder, type FillOrders } from '../projections/builders/orders.js';
-import { RowSink } from '../projections/rows.js';
+import { DiscardRows } from '../projections/rows.js';
 import { collectedHeap, hexId } from './collectedHeap.js';
 
-/** The projector's builders' state without its rows (what it holds between commits). */
-class NoRows extends RowSink {
-  override readonly keeps = false;
-  override add(): void {}
-}
+/** A fan-out nobody subscribes to: the publisher keeps its open orders and sends nothing. */
+const NOBODY = { publish: (): void => {}, subscribers: (): number => 0 };
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
 const ACCOUNTS = 1_000;
@@ -106,7 +103,7 @@ const live = (records: readonly Buffer[]): LiveState => {
 const liveBytes = measure(live);
 const projectorBytes = measure((records) => {
   const orders = new OrdersBuilder();
-  const sink = new NoRows();
+  const sink = new DiscardRows();
   const fills: FillOrders[] = [];
   for (const bytes of records) orders.apply(decodeEvents(bytes), sink, fills);
   return orders;
@@ -114,7 +111,7 @@ const projectorBytes = measure((records) => {
 // The WebSocket publisher's open orders (api/ws/userOrders.ts: each order's owner, status and trades for the
 // user channel), with nobody subscribed; its engine is an empty one, the same in both measurements.
 const publisherBytes = measure((records) => {
-  const publisher = new StreamPublisher({ engine: new Engine(), fanout: { publish: () => {}, subscribers: () => 0 }, catalog: () => undefined, clock: () => 0 });
+  const publisher = new StreamPublisher({ engine: new Engine(), fanout: NOBODY, catalog: () => undefined, clock: () => 0 });
   for (const bytes of records) publisher.publish([decodeRecord(bytes)]);
   return publisher;
 });
@@ -130,7 +127,7 @@ const notificationsBytes = measure((records) => {
 const requestThreadBytes = measure((records) => {
   const engine = new Engine();
   const state = new LiveState(options);
-  const publisher = new StreamPublisher({ engine, fanout: { publish: () => {}, subscribers: () => 0 }, catalog: () => undefined, clock: () => 0 });
+  const publisher = new StreamPublisher({ engine, fanout: NOBODY, catalog: () => undefined, clock: () => 0 });
   const notifications = new NotificationState();
   for (const bytes of records) {
     const { pos, command } = decodeCommand(bytes);

@@ -32,7 +32,7 @@ import type { Submission } from '../host/engineHost.js';
 import { StreamPublisher } from '../api/ws/streamPublisher.js';
 import { OrdersBuilder, type FillOrders } from '../projections/builders/orders.js';
 import { LiveState } from '../projections/live/liveState.js';
-import { RowSink } from '../projections/rows.js';
+import { DiscardRows } from '../projections/rows.js';
 import { hexId } from './collectedHeap.js';
 import { Rng } from './prng.js';
 
@@ -46,12 +46,6 @@ const MARKETS = Number(process.env.BENCH_MARKETS ?? 2);
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 200);
 const USDC = 1_000_000;
 const MEASURE = 'scavenge-bench: window starts';
-
-/** The builders' state without its rows. */
-class NoRows extends RowSink {
-  override readonly keeps = false;
-  override add(): void {}
-}
 
 interface PartResult {
   resting: number;
@@ -74,7 +68,7 @@ function child(part: Part): void {
     part === 'publisher' || part === 'mainThread'
       ? new StreamPublisher({ engine, fanout: { publish: () => {}, subscribers: () => 0 }, catalog: () => undefined, clock: () => time })
       : undefined;
-  const sink = new NoRows();
+  const sink = new DiscardRows();
   const fills: FillOrders[] = [];
   let time = 1_800_000_000_000;
   let pos = 0;

@@ -32,3 +32,9 @@ export class RowSink {
     return this.counts.get(table) ?? 0;
   }
 }
+
+/** A sink that drops every row: for readers that keep the builders' state only (builders then make no row text). */
+export class DiscardRows extends RowSink {
+  override readonly keeps = false;
+  override add(): void {}
+}

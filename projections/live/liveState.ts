@@ -26,7 +26,7 @@ import { MarketsBuilder } from '../builders/markets.js';
 import { markFrom } from '../readModel/marks.js';
 import { OrdersBuilder, type FillOrders, type OpenOrder } from '../builders/orders.js';
 import { PositionsBuilder, type PositionState } from '../builders/positions.js';
-import { RowSink } from '../rows.js';
+import { DiscardRows } from '../rows.js';
 import { DEFAULT_MAX_ACCOUNT_FILLS, DEFAULT_MAX_FILLS, FillWindows, type AccountFills } from './fillWindows.js';
 import { LedgerWindows } from './ledgerWindows.js';
 import { OrderJsonCache } from './orderJsonCache.js';
@@ -39,12 +39,6 @@ export const DEFAULT_MAX_SHOWN_JSON = 20_000;
 
 /** Default most finished orders kept in memory (~0.65 KB each). */
 export const DEFAULT_MAX_FINISHED_ORDERS = 200_000;
-
-/** The builders' rows, dropped: this state is read in place. */
-class DiscardRows extends RowSink {
-  override readonly keeps = false;
-  override add(): void {}
-}
 
 /** A market's mark in outcome 0's terms (micro-units); null = none. */
 export interface MarkState {

@@ -6,12 +6,7 @@ import { deserialize, serialize } from 'node:v8';
 import { Engine, type Command } from '../../engine/index.js';
 import type { Submission } from '../../host/engineHost.js';
 import { addTrade, NO_TRADES, OrdersBuilder, type FillOrders, type OpenOrder } from '../../projections/builders/orders.js';
-import { RowSink } from '../../projections/rows.js';
-
-class NoRows extends RowSink {
-  override readonly keeps = false;
-  override add(): void {}
-}
+import { DiscardRows } from '../../projections/rows.js';
 
 const USDC = 1_000_000;
 const id = (n: number): string => `0x${n.toString(16).padStart(64, '0')}`;
@@ -20,7 +15,7 @@ const account = (n: number): string => `0x${n.toString(16).padStart(40, '0')}`;
 t.test('an order shares the empty trade list until its first fill', (t) => {
   const engine = new Engine();
   const orders = new OrdersBuilder();
-  const sink = new NoRows();
+  const sink = new DiscardRows();
   const fills: FillOrders[] = [];
   let pos = 0;
   let time = 1_800_000_000_000;
