@@ -2,10 +2,10 @@
 // opening FIFOs that nobody writes to, as a long chDB query would hold one), writes land in order (one
 // larger than the shared region in pieces), a failed write rejects with its error and the thread goes on,
 // poll() settles a finished write without waiting for the event loop, and a write settles even when the
-// Atomics.waitAsync wake-up never comes (the fallback read).
+// Atomics.waitAsync wake-up never comes (the fallback read); one wait is armed per write awaited in turn.
 
 import t from 'tap';
-import { closeSync, fstatSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdtempSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -113,13 +113,69 @@ t.test('poll() settles a finished write without an event-loop turn; the wake-up 
   t.equal(second, true, 'without poll(), the wake-up (Atomics.waitAsync) settles it');
   t.equal(thread.poll(), false, 'a poll with nothing pending is harmless, and says it settled nothing');
 
-  // Many writes, each waited for in turn: one wait is armed at a time, and every armed wait wakes.
-  const before = { ...(watchTallies().get('journal') ?? { armed: 0, woken: 0, fallbackSettles: 0 }) };
-  for (let i = 0; i < 200; i++) await thread.write(fd, Buffer.allocUnsafe(10));
-  const after = watchTallies().get('journal');
-  t.ok(after !== undefined && after.armed > before.armed, `waits armed: ${after === undefined ? 0 : after.armed - before.armed} for 200 writes`);
-  t.ok(after !== undefined && after.armed - after.woken <= 1, `waits outstanding: ${after === undefined ? '?' : after.armed - after.woken} (at most one)`);
   closeSync(fd);
+  await thread.close();
+});
+
+/** Writes to the non-blocking descriptor `fd` of a pipe until it takes no more: every page of it full, none with room. */
+function fillPipe(fd: number): void {
+  const chunk = Buffer.alloc(4096);
+  // Whole pages first, then ever smaller writes into the last page, so that not even one byte more fits.
+  for (let size = 4096; size >= 1; size >>= 1) {
+    for (;;) {
+      try {
+        writeSync(fd, chunk, 0, size);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EAGAIN') break;
+        throw error;
+      }
+    }
+  }
+}
+
+/** Reads the non-blocking descriptor `fd` of a pipe until it is empty. */
+function drainPipe(fd: number): void {
+  const buffer = Buffer.allocUnsafe(65536);
+  for (;;) {
+    try {
+      if (readSync(fd, buffer) === 0) return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return;
+      throw error;
+    }
+  }
+}
+
+t.test('many writes, each waited for in turn: one wait armed for each, at most one outstanding', { skip: process.platform !== 'linux' && 'mkfifo' }, async (t) => {
+  // Each write goes to a full FIFO, so the writer thread is held in its write until this thread drains it:
+  // the write cannot be answered before its wait is armed, however the two threads are scheduled. (Written to
+  // a file, the writer may finish before this thread arms, as when it preempts this thread on a loaded
+  // machine; the wait then finds the answer already there and is not armed.)
+  const dir = mkdtempSync(join(tmpdir(), 'append-thread-'));
+  const fifo = join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const filler = openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+  const target = openSync(fifo, constants.O_WRONLY);
+  const thread = await AppendThread.start();
+  const writes = 50;
+  const before = { ...(watchTallies().get('journal') ?? { armed: 0, woken: 0, fallbackSettles: 0 }) };
+  for (let i = 0; i < writes; i++) {
+    fillPipe(filler);
+    const written = thread.write(target, Buffer.alloc(10));
+    drainPipe(reader);
+    await written;
+  }
+  const after = watchTallies().get('journal') ?? { armed: 0, woken: 0, fallbackSettles: 0 };
+  const armed = after.armed - before.armed;
+  const byFallback = after.fallbackSettles - before.fallbackSettles;
+  t.ok(armed >= 1, `waits armed: ${armed} for ${writes} writes (the first certainly: this thread's watch had none sleeping)`);
+  // A write settled by the fallback read leaves its wait asleep, and that wait serves the next write's answer
+  // (answerWatch.ts): so every write has a wait of its own but for at most one per fallback settle.
+  t.ok(armed + byFallback >= writes, `waits armed (${armed}) and fallback settles (${byFallback}) cover the ${writes} writes`);
+  t.ok(armed <= writes, 'never more than one wait armed per write');
+  t.ok(after.armed - after.woken <= 1, `waits outstanding: ${after.armed - after.woken} (at most one)`);
+  for (const fd of [target, filler, reader]) closeSync(fd);
   await thread.close();
 });
 
