@@ -32,6 +32,15 @@ export class RemoteEngine implements CommandGateway {
     return this.client.pending;
   }
 
+  /** The replica applies only records the log holds: its state is always a durable one. */
+  get atDurableState(): boolean {
+    return true;
+  }
+
+  whenDurable(task: () => void): void {
+    task();
+  }
+
   /** Records the engine has made durable that the replica does not hold yet (a lower bound). */
   get lag(): number {
     return Math.max(0, this.knownEnd - this.follower.position);

@@ -1,7 +1,9 @@
 // The engine host: the one writer. It takes commands from a queue, applies a batch of them per turn of the
 // event loop, or sooner when poll() is called between requests (stamping each with the host clock), appends
 // that batch's records in one append, and only then releases the replies. While an append is in flight, new
-// commands wait for the next batch (group commit).
+// commands wait for the next batch (group commit). While that append is in flight the engine holds a batch
+// that is not durable yet, so what is shown from it waits (whenDurable) until the batch is durable and
+// published.
 //
 // An append that fails is retried (appends are idempotent by position, so a retry after an ambiguous failure
 // cannot duplicate); one that fails for good (a FatalLogError, or the retries run out) stops the engine:
@@ -77,6 +79,8 @@ export class EngineHost implements CommandGateway {
   private pos: number;
   private lastSnapshotSeq: number;
   private idleWaiters: (() => void)[] = [];
+  /** Reads waiting for the engine to be at a durable state (whenDurable): run when the batch in flight is durable. */
+  private durableWaiters: { readonly task: () => void; readonly failed: (error: Error) => void }[] = [];
   /** The snapshot being written, if any: one at a time, and idle() waits for it. */
   private snapshotting: Promise<string | undefined> | null = null;
   /** Heartbeat deadlines are watched (watchDeadlines()) until disposed. */
@@ -108,6 +112,26 @@ export class EngineHost implements CommandGateway {
   /** Last durable log position. */
   get position(): number {
     return this.pos;
+  }
+
+  /**
+   * The engine holds nothing that is not durable: no batch is applied to it and still being appended. A batch
+   * is applied and handed to the log in one synchronous step, so this is false exactly while an append is in
+   * flight, and for good after a stop (the batch whose append failed stays applied).
+   */
+  get atDurableState(): boolean {
+    return !this.appending && this.stopError === null;
+  }
+
+  /**
+   * Runs `task` now at a durable state; otherwise once the batch in flight is durable and every consumer of
+   * durable batches has had it (onDurable), before the next batch is applied. Calls `failed` with an
+   * EngineStoppedError if the engine stops instead, or has stopped.
+   */
+  whenDurable(task: () => void, failed: (error: Error) => void): void {
+    if (this.stopError !== null) failed(new EngineStoppedError(this.stopError.message));
+    else if (!this.appending) task();
+    else this.durableWaiters.push({ task, failed });
   }
 
   get stopped(): Error | null {
@@ -182,6 +206,7 @@ export class EngineHost implements CommandGateway {
     // finds it sent every record up to this batch's end.
     this.options.snapshots?.followed(records);
     this.options.onDurable?.(records);
+    this.runDurableWaiters();
     // Taken now, before the next batch is applied, so it matches this position; written in the background.
     this.maybeSnapshot();
     this.armDeadline();
@@ -245,6 +270,14 @@ export class EngineHost implements CommandGateway {
     this.deadlineTimer.unref?.();
   }
 
+  /** The engine is at a durable state (the batch in flight has just been published): the reads waiting for it run. */
+  private runDurableWaiters(): void {
+    if (this.durableWaiters.length === 0) return;
+    const waiting = this.durableWaiters;
+    this.durableWaiters = [];
+    for (const { task } of waiting) task();
+  }
+
   private async appendDurably(records: readonly LogRecord[]): Promise<void> {
     const attempts = this.options.appendAttempts ?? 5;
     let delay = this.options.retryDelayMs ?? 20;
@@ -266,6 +299,10 @@ export class EngineHost implements CommandGateway {
     const stopped = new EngineStoppedError(error.message);
     for (const pending of [...batch, ...this.queue]) pending.reject(stopped);
     this.queue = [];
+    // The batch whose append failed stays applied: the engine never returns to a durable state.
+    const waiting = this.durableWaiters;
+    this.durableWaiters = [];
+    for (const { failed } of waiting) failed(stopped);
     this.disarm();
     this.options.onStop?.(error);
     this.settleIdle();

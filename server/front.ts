@@ -118,6 +118,7 @@ export async function startFront(parts: FrontParts): Promise<Front> {
     activityAllowlist: new IpAllowlist(config.activityIpAllowlist),
     clientAddresses,
     betweenRequests: gateway.poll === undefined ? undefined : () => gateway.poll?.(),
+    durable: gateway,
     cors: config.corsOrigins.length === 0 ? undefined : corsPolicy(config.corsOrigins),
     compressMinBytes: config.compressMinBytes,
     clock,

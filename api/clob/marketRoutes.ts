@@ -87,11 +87,11 @@ export function marketRoutes(deps: MarketRouteDeps): RouteDef[] {
 
   return [
     ...lists.map(([path, summary, sampling, form, item]): RouteDef => ({
-      method: 'GET', path, surface: 'clob', summary, query: cursorQuery, response: pageOf(item), errors: ['bad_request'],
+      method: 'GET', path, surface: 'clob', engineState: true, summary, query: cursorQuery, response: pageOf(item), errors: ['bad_request'],
       handler: (req) => ok(page(req.query.next_cursor, sampling, form)),
     })),
     {
-      method: 'GET', path: '/markets/{id}', surface: 'clob', summary: 'One order-book market by condition id, full form.',
+      method: 'GET', path: '/markets/{id}', surface: 'clob', engineState: true, summary: 'One order-book market by condition id, full form.',
       params: { type: 'object', properties: { id: conditionId() }, required: ['id'] },
       response: FULL_MARKET, errors: ['invalid_market', 'market_not_found'],
       handler: (req) => {
@@ -101,7 +101,7 @@ export function marketRoutes(deps: MarketRouteDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/markets-by-token/{token_id}', surface: 'clob', summary: 'The condition id of a token\'s market.',
+      method: 'GET', path: '/markets-by-token/{token_id}', surface: 'clob', engineState: true, summary: 'The condition id of a token\'s market.',
       params: { type: 'object', properties: { token_id: tokenId() }, required: ['token_id'] },
       response: obj({ condition_id: str() }), errors: ['invalid_token_id', 'no_orderbook'],
       handler: (req) => {
@@ -111,7 +111,7 @@ export function marketRoutes(deps: MarketRouteDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/clob-markets/{condition_id}', surface: 'clob', summary: 'Trading parameters in the compact form of the V2 client.',
+      method: 'GET', path: '/clob-markets/{condition_id}', surface: 'clob', engineState: true, summary: 'Trading parameters in the compact form of the V2 client.',
       params: { type: 'object', properties: { condition_id: conditionId() }, required: ['condition_id'] },
       response: COMPACT_MARKET, errors: ['invalid_market', 'market_not_found'],
       handler: (req) => {

@@ -96,7 +96,7 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
   const { engine } = deps;
   return [
     {
-      method: 'GET', path: '/price', surface: 'clob', summary: 'Best price on one side: BUY → best bid, SELL → best ask.',
+      method: 'GET', path: '/price', surface: 'clob', engineState: true, summary: 'Best price on one side: BUY → best bid, SELL → best ask.',
       query: { type: 'object', properties: { token_id: tokenId(), side: side('BUY → the best bid, SELL → the best ask; any letter case.') }, required: ['token_id', 'side'] },
       response: obj({ price: str('"" when the side is empty.') }),
       limits: ['clob:price'], errors: ['invalid_token_id', 'invalid_side', 'no_orderbook'],
@@ -108,7 +108,7 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/prices', surface: 'clob', summary: 'Best prices of several tokens (sides pair with token_ids by position; a token without one gets both).',
+      method: 'GET', path: '/prices', surface: 'clob', engineState: true, summary: 'Best prices of several tokens (sides pair with token_ids by position; a token without one gets both).',
       query: {
         type: 'object',
         properties: {
@@ -126,7 +126,7 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
       },
     },
     {
-      method: 'POST', path: '/prices', surface: 'clob', summary: 'Best prices of several tokens: [{token_id, side}] (no side = both).',
+      method: 'POST', path: '/prices', surface: 'clob', engineState: true, summary: 'Best prices of several tokens: [{token_id, side}] (no side = both).',
       body: BATCH_BODY, response: byToken(SIDES),
       limits: ['clob:prices'], errors: [...BATCH_ERRORS, 'invalid_side'],
       handler: (req) => {
@@ -136,34 +136,34 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/midpoint', surface: 'clob', summary: 'Midpoint of the best bid and ask.',
+      method: 'GET', path: '/midpoint', surface: 'clob', engineState: true, summary: 'Midpoint of the best bid and ask.',
       query: TOKEN_QUERY, response: obj({ mid: str('"" unless both sides have orders.') }),
       limits: ['clob:midpoint'], errors: [...TOKEN_ERRORS],
       handler: (req) => ok({ mid: decimalOrEmpty(midpointOf(quoteOrThrow(engine, req.query.token_id))) }),
     },
     {
-      method: 'GET', path: '/midpoints', surface: 'clob', summary: 'Midpoints of several tokens (tokens without one are left out).',
+      method: 'GET', path: '/midpoints', surface: 'clob', engineState: true, summary: 'Midpoints of several tokens (tokens without one are left out).',
       query: { type: 'object', properties: { token_ids: tokenIdList('Token ids.') }, required: ['token_ids'] },
       response: byToken(str()), errors: ['invalid_token_id', 'payload_too_many'],
       handler: (req) => ok(perToken(engine, queryTokenIds(req), midpointOf)),
     },
     {
-      method: 'POST', path: '/midpoints', surface: 'clob', summary: 'Midpoints of several tokens: [{token_id}].',
+      method: 'POST', path: '/midpoints', surface: 'clob', engineState: true, summary: 'Midpoints of several tokens: [{token_id}].',
       body: BATCH_BODY, response: byToken(str()), errors: [...BATCH_ERRORS],
       handler: (req) => ok(perToken(engine, batchTokenIds(req.body as BatchItem[]), midpointOf)),
     },
     {
-      method: 'GET', path: '/spread', surface: 'clob', summary: 'Best ask minus best bid.',
+      method: 'GET', path: '/spread', surface: 'clob', engineState: true, summary: 'Best ask minus best bid.',
       query: TOKEN_QUERY, response: obj({ spread: str('"" unless both sides have orders.') }), errors: [...TOKEN_ERRORS],
       handler: (req) => ok({ spread: decimalOrEmpty(spreadOf(quoteOrThrow(engine, req.query.token_id))) }),
     },
     {
-      method: 'POST', path: '/spreads', surface: 'clob', summary: 'Spreads of several tokens: [{token_id}].',
+      method: 'POST', path: '/spreads', surface: 'clob', engineState: true, summary: 'Spreads of several tokens: [{token_id}].',
       body: BATCH_BODY, response: byToken(str()), errors: [...BATCH_ERRORS],
       handler: (req) => ok(perToken(engine, batchTokenIds(req.body as BatchItem[]), spreadOf)),
     },
     {
-      method: 'GET', path: '/last-trade-price', surface: 'clob', summary: 'Price and taker side of the last fill; "" and "" before the first.',
+      method: 'GET', path: '/last-trade-price', surface: 'clob', engineState: true, summary: 'Price and taker side of the last fill; "" and "" before the first.',
       query: TOKEN_QUERY, response: obj({ price: str(), side: str() }), errors: [...TOKEN_ERRORS],
       handler: (req) => {
         const { market, outcome } = tokenOrThrow(engine, req.query.token_id);
@@ -172,7 +172,7 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
       },
     },
     {
-      method: 'POST', path: '/last-trades-prices', surface: 'clob', summary: 'Last fills of several tokens: [{token_id}]; tokens never traded are left out.',
+      method: 'POST', path: '/last-trades-prices', surface: 'clob', engineState: true, summary: 'Last fills of several tokens: [{token_id}]; tokens never traded are left out.',
       body: BATCH_BODY, response: arr(obj({ token_id: str(), price: str(), side: str() })), errors: [...BATCH_ERRORS],
       handler: (req) => {
         const out: { token_id: string; price: string; side: string }[] = [];
@@ -185,17 +185,17 @@ export function priceRoutes(deps: PriceDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/tick-size', surface: 'clob', summary: 'Minimum tick size of the token\'s market (a JSON number).',
+      method: 'GET', path: '/tick-size', surface: 'clob', engineState: true, summary: 'Minimum tick size of the token\'s market (a JSON number).',
       query: TOKEN_QUERY, response: obj({ minimum_tick_size: num() }), errors: [...TOKEN_ERRORS],
       handler: (req) => ok({ minimum_tick_size: tokenOrThrow(engine, req.query.token_id).market.params.tickSize / PRICE_ONE }),
     },
     {
-      method: 'GET', path: '/neg-risk', surface: 'clob', summary: 'Whether the token\'s market is neg-risk.',
+      method: 'GET', path: '/neg-risk', surface: 'clob', engineState: true, summary: 'Whether the token\'s market is neg-risk.',
       query: TOKEN_QUERY, response: obj({ neg_risk: bool() }), errors: [...TOKEN_ERRORS],
       handler: (req) => ok({ neg_risk: tokenOrThrow(engine, req.query.token_id).market.params.negRisk }),
     },
     {
-      method: 'GET', path: '/fee-rate', surface: 'clob', summary: 'Taker fee of the token\'s market in basis points.',
+      method: 'GET', path: '/fee-rate', surface: 'clob', engineState: true, summary: 'Taker fee of the token\'s market in basis points.',
       query: TOKEN_QUERY, response: obj({ base_fee: int('Basis points.') }), errors: [...TOKEN_ERRORS],
       handler: (req) => ok({ base_fee: tokenOrThrow(engine, req.query.token_id).market.params.takerFeeBps }),
     },

@@ -88,6 +88,13 @@ export interface RouteDef<Q = Record<string, unknown>, B = unknown> {
    * request fails it, which is then the answer. A no-op once the handler has judged it.
    */
   readonly confirm?: (req: ApiRequest<unknown, unknown>) => void;
+  /**
+   * The answer shows the engine's state (a book, a price, a balance, a market's terms): the handler runs only
+   * while the engine holds nothing that is not durable (CommandGateway.whenDurable), so that no answer shows
+   * what a crash could take back; while a batch is being appended, it waits for that append. Such a route may
+   * answer `unavailable` when the engine has stopped.
+   */
+  readonly engineState?: boolean;
   /** Schema of the 200 body; a string body with `{type: 'string'}` is sent as text/plain. */
   readonly response: JsonSchema;
   /** Rate-limit windows (rateLimits.ts) this route counts against, in addition to its surface's window. */

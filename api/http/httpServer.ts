@@ -4,7 +4,8 @@
 //
 // Per request, in order: rate limits (429 + Retry-After), the activity IP allowlist (403), unknown query
 // parameters on strict routes, path parameter and query validation, body cap (413) and JSON parsing and
-// validation, then the handler. A route with a guard (authentication) has it run once the body has arrived,
+// validation, then the handler (a route marked `engineState` has it run once the engine is at a durable state:
+// apiTypes.ts). A route with a guard (authentication) has it run once the body has arrived,
 // and only then are its path parameters, query and body validated: a request that fails authentication is
 // refused before anything else of it is judged (schemas.ts says which error each input answers). uWS request data is read synchronously before the first await (uWS invalidates `req` after the
 // callback returns); every response registers onAborted and writes nothing after the client went away.
@@ -25,6 +26,7 @@
 // is trusted only on a Unix-socket connection, where uWS reports no remote address).
 
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
+import type { CommandGateway } from '../../host/commandGateway.js';
 import { ReadModelInputError } from '../../projections/readModel/errors.js';
 import { ApiError, errorBody } from './apiErrors.js';
 import { clientIpOf } from './headerEdge.js';
@@ -53,6 +55,11 @@ export interface HttpServerOptions {
   readonly clientAddresses?: ClientAddresses;
   /** Called before each routed request: the engine host moves its commands along (EngineHost.poll). */
   readonly betweenRequests?: () => void;
+  /**
+   * When the engine's state is durable (CommandGateway): the handlers of routes marked `engineState` run only
+   * then. Unset: they run at once (a server without an engine).
+   */
+  readonly durable?: Pick<CommandGateway, 'atDurableState' | 'whenDurable'>;
   readonly clock: () => number;
   readonly maxBodyBytes?: number;
   /** Which browser origins may call (cors.ts); undefined: no CORS headers. */
@@ -118,6 +125,19 @@ interface Incoming {
   readonly ip: string;
 }
 
+/** The handler's answer, run once the engine is at a durable state (RouteDef.engineState). */
+function atDurableState(durable: Pick<CommandGateway, 'whenDurable'>, handler: () => Reply | Promise<Reply>): Promise<Reply> {
+  return new Promise<Reply>((resolve, reject) => {
+    durable.whenDurable(() => {
+      try {
+        resolve(handler());
+      } catch (error) {
+        reject(error as Error);
+      }
+    }, reject);
+  });
+}
+
 /**
  * Where the server's connections come from. `unix`: it has only ever listened on the edge's Unix socket, so
  * every connection is the edge's and has no address (uWS reports an empty one); the address is then not read,
@@ -159,6 +179,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const { uws, limiter, clock } = options;
   const addresses = options.clientAddresses ?? new ClientAddresses([]);
   const betweenRequests = options.betweenRequests;
+  const durable = options.durable;
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const compressMin = options.compressMinBytes ?? 0;
   const cors = options.cors;
@@ -299,7 +320,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         request.query = checkQuery(route, query);
       }
       request.body = checkBody(route, rawBody);
-      result = route.def.handler(request);
+      result = route.def.engineState === true && durable !== undefined && !durable.atDurableState ? atDurableState(durable, () => route.def.handler(request)) : route.def.handler(request);
     } catch (error) {
       send(res, state, route, refusal(error), startedAt);
       return;

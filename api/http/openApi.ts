@@ -115,6 +115,7 @@ function serverErrors(route: RouteDef): ApiErrorCode[] {
   if (route.query !== undefined || route.params !== undefined) codes.push('bad_request');
   if (route.strictQuery === true) codes.push('unknown_field');
   if (route.surface === 'activity') codes.push('ip_not_allowlisted');
+  if (route.engineState === true) codes.push('unavailable');
   if (route.method !== 'GET') codes.push('body_too_large');
   if (route.body !== undefined) codes.push(route.surface === 'clob' ? 'invalid_payload' : 'bad_request');
   for (const schema of [route.query, route.params, route.body]) for (const code of ruleCodes(schema, new Set())) codes.push(code);

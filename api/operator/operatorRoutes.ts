@@ -10,7 +10,7 @@
 
 import type { Command, Engine } from '../../engine/index.js';
 import type { Submission } from '../../host/engineHost.js';
-import type { CommandGateway } from '../../host/commandGateway.js';
+import { durableState, type CommandGateway } from '../../host/commandGateway.js';
 import { ApiError, badRequest, type ApiErrorCode } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type JsonSchema, type Method, type Reply, type RouteDef } from '../http/apiTypes.js';
 import { bool, obj } from '../schemas/common.js';
@@ -110,14 +110,21 @@ export function operatorRoutes(deps: OperatorDeps): RouteDef[] {
     resolve: bodyValidator(RESOLVE_BODY), pair: bodyValidator(PAIR_BODY), question: bodyValidator(QUESTION_BODY), resolveEvent: bodyValidator(RESOLVE_EVENT_BODY),
   };
 
-  /** Submits one command; throws the engine's refusal, if any. */
+  /**
+   * Submits one command; throws the engine's refusal, if any. Resolves at a durable state, so that the view the
+   * route answers with (read right after, with no await between) holds no batch still being appended.
+   */
   const submit = async (command: Submission): Promise<void> => {
     const refusal = refusalOf(await deps.host.submit(command));
     if (refusal !== undefined) throw refusal;
+    await durableState(deps.host);
   };
 
   const route = (method: Method, path: string, summary: string, response: JsonSchema, errors: readonly ApiErrorCode[], handler: (req: ApiRequest) => Promise<Reply> | Reply): RouteDef => ({
     method, path, surface: 'service', summary, response, errors: [...COMMON_ERRORS, ...errors],
+    // A view of the engine's state (GET) is read at a durable state; a command's route reads its view after
+    // submit(), which resolves at one.
+    ...(method === 'GET' ? { engineState: true } : {}),
     // The token first; then the server checks the path and the body against their schemas.
     guard: (req) => token.require(req.headers),
     ...(paramsOf(path) === undefined ? {} : { params: paramsOf(path) }),

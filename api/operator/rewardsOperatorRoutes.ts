@@ -16,7 +16,7 @@
 
 import { MAX_DAILY_RATE, MAX_ORDER_AMOUNT, dayText, formatUnits, type Engine } from '../../engine/index.js';
 import { anchored, decimalUpTo } from '../schemas/formats.js';
-import type { CommandGateway } from '../../host/commandGateway.js';
+import { durableState, type CommandGateway } from '../../host/commandGateway.js';
 import { ApiError, badRequest, type ApiErrorCode } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type JsonSchema, type Method, type Reply, type RouteDef } from '../http/apiTypes.js';
 import { arr, int, obj, str } from '../schemas/common.js';
@@ -75,12 +75,15 @@ export function rewardsOperatorRoutes(deps: RewardsOperatorDeps): RouteDef[] {
     if (view === undefined) throw new ApiError('market_not_found');
     return ok(view);
   };
+  /** Submits one command; resolves at a durable state, at which the route reads its answer (operatorRoutes.ts). */
   const submit = async (command: Parameters<CommandGateway['submit']>[0]): Promise<void> => {
     const refusal = refusalOf(await deps.host.submit(command));
     if (refusal !== undefined) throw refusal;
+    await durableState(deps.host);
   };
   const route = (method: Method, summary: string, errors: readonly ApiErrorCode[], handler: (req: ApiRequest, id: string) => Promise<Reply> | Reply): RouteDef => ({
     method, path: '/operator/markets/{condition_id}/rewards', surface: 'service', summary, response: RESPONSE, errors: [...COMMON_ERRORS, ...errors], params,
+    ...(method === 'GET' ? { engineState: true } : {}),
     ...(method === 'POST' ? { body: BODY } : {}),
     guard: (req) => token.require(req.headers),
     handler: (req) => {

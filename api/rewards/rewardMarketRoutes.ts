@@ -34,7 +34,7 @@ export function rewardMarketRoutes(deps: RewardsDeps): RouteDef[] {
   const engine = () => deps.trading.host.engine;
   return [
     {
-      method: 'GET', path: '/rewards/markets/current', surface: 'clob', summary: 'Every market with a liquidity rewards program now, with its terms',
+      method: 'GET', path: '/rewards/markets/current', surface: 'clob', engineState: true, summary: 'Every market with a liquidity rewards program now, with its terms',
       query: { type: 'object', properties: { next_cursor: cursor(), sponsored: SPONSORED } },
       response: rewardsPage(CURRENT_REWARD), errors: ['bad_request'],
       handler: (req: ApiRequest) => {
@@ -43,7 +43,7 @@ export function rewardMarketRoutes(deps: RewardsDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/rewards/markets/{condition_id}', surface: 'clob', summary: "A market's liquidity rewards program, with the market",
+      method: 'GET', path: '/rewards/markets/{condition_id}', surface: 'clob', engineState: true, summary: "A market's liquidity rewards program, with the market",
       params: { type: 'object', properties: { condition_id: conditionId() }, required: ['condition_id'] },
       query: { type: 'object', properties: { next_cursor: cursor(), sponsored: SPONSORED } },
       response: rewardsPage(MARKET_REWARD), errors: ['invalid_market', 'bad_request'],

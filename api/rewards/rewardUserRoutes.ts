@@ -26,6 +26,7 @@
 
 import { dayOf, dayOfText, type Engine } from '../../engine/index.js';
 import type { Market } from '../../engine/market.js';
+import { durableState } from '../../host/commandGateway.js';
 import { END_CURSOR, cursorFor, parseCursor } from '../../projections/readModel/cursor.js';
 import { badRequest } from '../http/apiErrors.js';
 import { ok, type ApiRequest, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
@@ -120,6 +121,8 @@ export function rewardUserRoutes(deps: RewardsDeps): RouteDef[] {
     const engine = engineOf();
     const day = dayParam(req.query, false, dayOf(engine.now));
     const earned = sponsored(req.query) ? new Map<string, number>() : await earningsOn(deps.trading, maker, day);
+    // A past day's earnings come from ClickHouse: the engine may have taken a batch meanwhile.
+    await durableState(deps.trading.host);
     const programs = engine.rewardTerms();
     const ids = [...new Set([...programs.keys(), ...earned.keys()])].sort();
     const q = (given(req.query, 'q') ?? '').toLowerCase().split(/\s+/).filter((w) => w !== '');
@@ -180,7 +183,7 @@ export function rewardUserRoutes(deps: RewardsDeps): RouteDef[] {
 
   return [
     {
-      method: 'GET', path: '/rewards/user', surface: 'clob', summary: "The caller's liquidity rewards earned on a UTC day, per market",
+      method: 'GET', path: '/rewards/user', surface: 'clob', engineState: true, summary: "The caller's liquidity rewards earned on a UTC day, per market",
       query: { type: 'object', properties: { date: DATE('A UTC day, YYYY-MM-DD.'), ...COMMON, next_cursor: cursor() }, required: ['date'] }, guard,
       response: rewardsPage(USER_EARNING), errors: ERRORS,
       handler: async (req: ApiRequest) => {
@@ -191,7 +194,7 @@ export function rewardUserRoutes(deps: RewardsDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/rewards/user/total', surface: 'clob', summary: "The caller's liquidity rewards earned on a UTC day, in all",
+      method: 'GET', path: '/rewards/user/total', surface: 'clob', engineState: true, summary: "The caller's liquidity rewards earned on a UTC day, in all",
       query: { type: 'object', properties: { date: DATE('A UTC day, YYYY-MM-DD.'), ...COMMON }, required: ['date'] }, guard,
       response: arr(TOTAL_EARNING), errors: ERRORS,
       handler: async (req: ApiRequest) => {
@@ -203,7 +206,7 @@ export function rewardUserRoutes(deps: RewardsDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/rewards/user/percentages', surface: 'clob', summary: "The caller's share of each rewarded market's sample taken now, in percent",
+      method: 'GET', path: '/rewards/user/percentages', surface: 'clob', engineState: true, summary: "The caller's share of each rewarded market's sample taken now, in percent",
       query: { type: 'object', properties: { signature_type: COMMON.signature_type as JsonSchema, maker_address: COMMON.maker_address as JsonSchema } }, guard,
       response: PERCENTAGES, errors: ERRORS,
       handler: (req: ApiRequest) => {
@@ -218,7 +221,7 @@ export function rewardUserRoutes(deps: RewardsDeps): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/rewards/user/markets', surface: 'clob', summary: "Every rewarded market with the caller's live share and earnings on a day",
+      method: 'GET', path: '/rewards/user/markets', surface: 'clob', engineState: true, summary: "Every rewarded market with the caller's live share and earnings on a day",
       query: {
         type: 'object',
         properties: {

@@ -43,7 +43,7 @@ function idsOf(body: unknown): string[] {
 export function scoringRoutes(deps: TradingDeps): RouteDef[] {
   return [
     {
-      method: 'GET', path: '/order-scoring', surface: 'clob', summary: "Whether one of the caller's orders scores for liquidity rewards now",
+      method: 'GET', path: '/order-scoring', surface: 'clob', engineState: true, summary: "Whether one of the caller's orders scores for liquidity rewards now",
       query: { type: 'object', properties: { order_id: orderId() }, required: ['order_id'] },
       guard: (r) => void requireReader(r, deps), response: SCORING, errors: ERRORS,
       handler: (req: ApiRequest) => {
@@ -52,7 +52,7 @@ export function scoringRoutes(deps: TradingDeps): RouteDef[] {
       },
     },
     {
-      method: 'POST', path: '/orders-scoring', surface: 'clob', summary: "Whether each of the caller's orders scores for liquidity rewards now",
+      method: 'POST', path: '/orders-scoring', surface: 'clob', engineState: true, summary: "Whether each of the caller's orders scores for liquidity rewards now",
       body: BODY, guard: (r) => void requireReader(r, deps), response: SCORING_MAP, errors: [...ERRORS, 'invalid_payload', 'payload_too_many'],
       handler: (req: ApiRequest) => {
         const caller = requireReader(req, deps);

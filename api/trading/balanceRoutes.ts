@@ -71,11 +71,11 @@ export function balanceRoutes(deps: TradingDeps): RouteDef[] {
   };
   return [
     {
-      method: 'GET', path: '/balance-allowance', surface: 'clob', summary: "The caller's free collateral or token balance and the exchanges' allowances",
+      method: 'GET', path: '/balance-allowance', surface: 'clob', engineState: true, summary: "The caller's free collateral or token balance and the exchanges' allowances",
       query: QUERY, response: ANSWER, errors: ERRORS, guard: (r) => void requireReader(r, deps), handler,
     },
     {
-      method: 'GET', path: '/balance-allowance/update', surface: 'clob', summary: 'As GET /balance-allowance (balances are always current: nothing to refresh)',
+      method: 'GET', path: '/balance-allowance/update', surface: 'clob', engineState: true, summary: 'As GET /balance-allowance (balances are always current: nothing to refresh)',
       query: QUERY, response: ANSWER, errors: ERRORS, guard: (r) => void requireReader(r, deps), handler,
     },
   ];

@@ -23,6 +23,7 @@ import { requireL2, type Caller } from './authenticate.js';
 import { refusalOf } from './engineReplies.js';
 import { jsonBody } from './jsonBody.js';
 import type { TradingDeps } from './tradingDeps.js';
+import { durableState } from '../../host/commandGateway.js';
 
 const ANSWER = obj({
   success: bool(),
@@ -116,6 +117,8 @@ export function convertRoutes(deps: TradingDeps): RouteDef[] {
       });
       const refusal = refusalOf(events);
       if (refusal !== undefined) throw refusal;
+      // The balances answered are read at a durable state: a later batch may be in flight by now.
+      await durableState(deps.host);
       const converted = events.find((e) => e.type === 'PositionsConverted');
       const payout = converted?.type === 'PositionsConverted' ? converted.payout : 0;
       return ok({ success: true, negRiskMarketId, indexSet: body.indexSet, amount: String(body.amount), payout: String(payout), ...balancesAfter(deps, caller, negRiskMarketId) });

@@ -27,6 +27,7 @@ import { requireL2, type Caller } from './authenticate.js';
 import { refusalOf } from './engineReplies.js';
 import { jsonBody } from './jsonBody.js';
 import type { TradingDeps } from './tradingDeps.js';
+import { durableState } from '../../host/commandGateway.js';
 
 const ANSWER = obj(
   {
@@ -109,6 +110,8 @@ export function fullSetRoutes(deps: TradingDeps): RouteDef[] {
       );
       const refusal = refusalOf(events);
       if (refusal !== undefined) throw refusal;
+      // The balances answered are read at a durable state: a later batch may be in flight by now.
+      await durableState(deps.host);
       const redeemed = events.find((e) => e.type === 'PositionRedeemed');
       const result = kind === 'Redeem' ? { payout: String(redeemed?.type === 'PositionRedeemed' ? redeemed.payout : 0) } : { amount: String(body.amount) };
       return ok({ success: true, market: conditionId, ...result, ...balancesAfter(deps, caller, conditionId) });
