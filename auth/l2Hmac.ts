@@ -102,7 +102,11 @@ function sameText(a: string, b: string): boolean {
  * Every candidate is compared, in constant time. Shared by L2 and builder headers (auth/builderHmac.ts).
  */
 export function signatureMatches(secret: string, timestamp: string, request: L2Request, presented: Buffer): boolean {
-  const key = decodeSecret(secret);
+  return keyMatches(decodeSecret(secret), timestamp, request, presented);
+}
+
+/** signatureMatches with the secret decoded. */
+function keyMatches(key: Uint8Array, timestamp: string, request: L2Request, presented: Buffer): boolean {
   const upper = request.method.toUpperCase();
   const methods = upper === request.method ? [upper] : [upper, request.method];
   const query = request.path.indexOf('?');
@@ -118,6 +122,30 @@ export function samePassphrase(a: string, b: string): boolean {
 }
 
 const L2_SUFFIXES = ['address', 'api_key', 'passphrase', 'timestamp', 'signature'] as const;
+
+/** What every request of a key needs from its credentials, derived once per credentials object. */
+interface KeyDerived {
+  /** The key's address, lower-case (POLY_ADDRESS is compared in any case) and checksummed (the identity's). */
+  readonly lower: string;
+  readonly checksummed: string;
+  /** The HMAC key: the secret decoded. */
+  readonly key: Buffer;
+}
+
+/**
+ * Per credentials object: the registry keeps one per live key (auth/apiKeyRegistry.ts), so a key's requests
+ * share one entry, and an entry goes with its object. Its HMAC key is never written to.
+ */
+const derivedByCredentials = new WeakMap<L2Credentials, KeyDerived>();
+
+function derivedOf(credentials: L2Credentials): KeyDerived {
+  let derived = derivedByCredentials.get(credentials);
+  if (derived === undefined) {
+    derived = { lower: credentials.address.toLowerCase(), checksummed: checksumAddress(credentials.address), key: decodeSecret(credentials.secret) };
+    derivedByCredentials.set(credentials, derived);
+  }
+  return derived;
+}
 
 /** Why a request's POLY_SIGNATURE is refused when it is not the HMAC of the request. */
 export const L2_MAC_MISMATCH = 'POLY_SIGNATURE does not match: sign timestamp + METHOD + path (no query) + body with the base64url-decoded secret';
@@ -174,14 +202,15 @@ export function checkL2Headers(headers: HeaderBag, request: L2Request, lookup: (
   if (stale !== undefined) return failed(INVALID_API_KEY, `POLY_TIMESTAMP: ${stale}`);
   const credentials = lookup(apiKey);
   if (credentials === undefined) return failed(INVALID_API_KEY, 'unknown or deleted API key');
-  if (address.toLowerCase() !== credentials.address.toLowerCase()) return failed(INVALID_API_KEY, 'POLY_ADDRESS is not the address of this API key');
+  const derived = derivedOf(credentials);
+  if (address.toLowerCase() !== derived.lower) return failed(INVALID_API_KEY, 'POLY_ADDRESS is not the address of this API key');
   if (!sameText(passphrase, credentials.passphrase)) return failed(INVALID_API_KEY, 'wrong passphrase for this API key');
   const presented = decodeL2Signature(signature);
   if (presented === undefined) return failed(INVALID_API_KEY, 'POLY_SIGNATURE must be an HMAC-SHA256 in url-safe base64, base64 or hex');
-  const identity: L2Identity = { address: checksumAddress(credentials.address), apiKey, signature: presented.toString('hex'), timestampSec: Number(timestamp) };
+  const identity: L2Identity = { address: derived.checksummed, apiKey, signature: presented.toString('hex'), timestampSec: Number(timestamp) };
   if (deferMac && request.method === request.method.toUpperCase() && !request.path.includes('?')) {
-    return passed({ identity, mac: { key: decodeSecret(credentials.secret), message: timestamp + request.method + request.path, body: request.body, presented } });
+    return passed({ identity, mac: { key: derived.key, message: timestamp + request.method + request.path, body: request.body, presented } });
   }
-  if (!signatureMatches(credentials.secret, timestamp, request, presented)) return failed(INVALID_API_KEY, L2_MAC_MISMATCH);
+  if (!keyMatches(derived.key, timestamp, request, presented)) return failed(INVALID_API_KEY, L2_MAC_MISMATCH);
   return passed({ identity, mac: undefined });
 }
