@@ -206,7 +206,7 @@ export class EngineHost implements CommandGateway {
     // finds it sent every record up to this batch's end.
     this.options.snapshots?.followed(records);
     this.options.onDurable?.(records);
-    this.runDurableWaiters();
+    this.releaseDurableWaiters(undefined);
     // Taken now, before the next batch is applied, so it matches this position; written in the background.
     this.maybeSnapshot();
     this.armDeadline();
@@ -270,12 +270,18 @@ export class EngineHost implements CommandGateway {
     this.deadlineTimer.unref?.();
   }
 
-  /** The engine is at a durable state (the batch in flight has just been published): the reads waiting for it run. */
-  private runDurableWaiters(): void {
+  /**
+   * Settles the reads waiting for a durable state: they run when the batch in flight has just been published
+   * (`stopped` undefined), and fail when the engine stopped with it applied, which it never returns from.
+   */
+  private releaseDurableWaiters(stopped: EngineStoppedError | undefined): void {
     if (this.durableWaiters.length === 0) return;
     const waiting = this.durableWaiters;
     this.durableWaiters = [];
-    for (const { task } of waiting) task();
+    for (const { task, failed } of waiting) {
+      if (stopped === undefined) task();
+      else failed(stopped);
+    }
   }
 
   private async appendDurably(records: readonly LogRecord[]): Promise<void> {
@@ -299,10 +305,7 @@ export class EngineHost implements CommandGateway {
     const stopped = new EngineStoppedError(error.message);
     for (const pending of [...batch, ...this.queue]) pending.reject(stopped);
     this.queue = [];
-    // The batch whose append failed stays applied: the engine never returns to a durable state.
-    const waiting = this.durableWaiters;
-    this.durableWaiters = [];
-    for (const { failed } of waiting) failed(stopped);
+    this.releaseDurableWaiters(stopped);
     this.disarm();
     this.options.onStop?.(error);
     this.settleIdle();

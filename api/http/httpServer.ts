@@ -26,7 +26,7 @@
 // is trusted only on a Unix-socket connection, where uWS reports no remote address).
 
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
-import type { CommandGateway } from '../../host/commandGateway.js';
+import { durableState, type CommandGateway } from '../../host/commandGateway.js';
 import { ReadModelInputError } from '../../projections/readModel/errors.js';
 import { ApiError, errorBody } from './apiErrors.js';
 import { clientIpOf } from './headerEdge.js';
@@ -123,19 +123,6 @@ interface Incoming {
   readonly headers: Record<string, string>;
   readonly params: Record<string, string>;
   readonly ip: string;
-}
-
-/** The handler's answer, run once the engine is at a durable state (RouteDef.engineState). */
-function atDurableState(durable: Pick<CommandGateway, 'whenDurable'>, handler: () => Reply | Promise<Reply>): Promise<Reply> {
-  return new Promise<Reply>((resolve, reject) => {
-    durable.whenDurable(() => {
-      try {
-        resolve(handler());
-      } catch (error) {
-        reject(error as Error);
-      }
-    }, reject);
-  });
 }
 
 /**
@@ -320,7 +307,7 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
         request.query = checkQuery(route, query);
       }
       request.body = checkBody(route, rawBody);
-      result = route.def.engineState === true && durable !== undefined && !durable.atDurableState ? atDurableState(durable, () => route.def.handler(request)) : route.def.handler(request);
+      result = route.def.engineState === true && durable !== undefined && !durable.atDurableState ? durableState(durable).then(() => route.def.handler(request)) : route.def.handler(request);
     } catch (error) {
       send(res, state, route, refusal(error), startedAt);
       return;
