@@ -5,6 +5,7 @@
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
 import { join } from 'node:path';
 import { useSpoolDir } from './bulkInsert.js';
+import { abortPromptly } from './fatalSignals.js';
 
 export type { ClickHouseClient } from '@clickhouse/client';
 
@@ -48,6 +49,8 @@ export async function openClickHouse(settings: ClickHouseSettings): Promise<Clic
     client = createClient({ url: settings.url, username: settings.user, password: settings.password });
   }
   await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${settings.database}` });
+  // chDB has installed its fatal-signal handlers by now (its first query).
+  if (settings.mode === 'embedded') abortPromptly();
   return client;
 }
 

@@ -16,6 +16,12 @@
 //
 // A worker that fails is replaced; the checks it held are rejected (their requests answer 500 and nothing
 // reaches the engine).
+//
+// close() asks each worker to end (signatureMemory.ts stopAfter) and waits for it to exit by itself, once it
+// has answered the batches it holds: a worker is never terminate()d while it may still be loading its native
+// modules (secp256k1, keccak). Terminated there, node-addon-api's error path in the module's initialisation
+// throws where nothing catches, which aborts the whole process, and the embedded ClickHouse's fatal-signal
+// handler then holds the process for 300 s before it dies.
 
 import type { Worker } from 'node:worker_threads';
 import { moduleWorker } from '../../threads/moduleWorker.js';
@@ -24,7 +30,7 @@ import { macMatches, OrderHasher, type L2Mac, type OrderDomainConfig, type Signe
 import { JOB_BYTES, finishCheck, prepareCheck, verdictOf, type SignatureJob, type SignatureVerdict } from './signatureCheck.js';
 import { macRecordBytes, writeMacRecord } from './macJob.js';
 import type { SignatureWorkerData } from './signatureWorker.js';
-import { ANSWERED, COUNT, JOBS_BYTES, MACS_BYTES, MAX_JOBS, POSTED, PROBLEMS_BYTES, REFUSED_COUNT, SLOTS, SLOT_BYTES, SignatureMemory } from './signatureMemory.js';
+import { ANSWERED, COUNT, JOBS_BYTES, MACS_BYTES, MAX_JOBS, POSTED, PROBLEMS_BYTES, REFUSED_COUNT, SLOTS, SLOT_BYTES, SignatureMemory, stopAfter } from './signatureMemory.js';
 
 export type { SignatureVerdict } from './signatureCheck.js';
 
@@ -90,7 +96,15 @@ interface Slot {
   answered: number;
   /** Reads the worker's answers when it gives them (threads/answerWatch.ts). */
   readonly watch: AnswerWatch;
+  /** Settles when the worker's thread has exited. */
+  readonly exited: Promise<void>;
 }
+
+/**
+ * How long close() waits for a worker to end by itself before terminating it: far longer than loading its
+ * modules or answering its batches takes, so reached only by a worker that is stuck.
+ */
+const STOP_GRACE_MS = 30_000;
 
 export class WorkerSignatureChecker implements SignatureChecker {
   private readonly slots: Slot[] = [];
@@ -115,8 +129,9 @@ export class WorkerSignatureChecker implements SignatureChecker {
     const { chainId, exchangeAddress, negRiskExchangeAddress } = this.domains;
     const memory = new SignatureMemory();
     const workerData: SignatureWorkerData = { domains: { chainId, exchangeAddress, negRiskExchangeAddress }, memory: memory.buffer };
+    const worker = moduleWorker(import.meta.url, 'signatureWorker', { workerData });
     const slot: Slot = {
-      worker: moduleWorker(import.meta.url, 'signatureWorker', { workerData }),
+      worker,
       memory,
       batches: new Map(),
       posted: 0,
@@ -126,6 +141,7 @@ export class WorkerSignatureChecker implements SignatureChecker {
         () => this.slots.includes(slot) && this.collect(slot),
         () => slot.answered !== slot.posted,
       ),
+      exited: new Promise<void>((resolve) => worker.once('exit', () => resolve())),
     };
     slot.worker.unref();
     const fail = (error: Error): void => {
@@ -179,6 +195,15 @@ export class WorkerSignatureChecker implements SignatureChecker {
 
   /** Reads the answers the worker has written since the last read, then arms the wait for the next; true when there were any. */
   private collect(slot: Slot): boolean {
+    const any = this.settleAnswered(slot);
+    this.arm(slot);
+    // Checks that waited for a free worker go now, as one batch.
+    if (!this.scheduled) this.flush();
+    return any;
+  }
+
+  /** Resolves the batches the worker has answered since the last read; true when there were any. */
+  private settleAnswered(slot: Slot): boolean {
     const answered = Atomics.load(slot.memory.words, ANSWERED);
     const any = slot.answered < answered;
     while (slot.answered < answered) {
@@ -187,9 +212,6 @@ export class WorkerSignatureChecker implements SignatureChecker {
       slot.batches.delete(batch);
       waiting?.resolve(this.answerOf(slot.memory, batch));
     }
-    this.arm(slot);
-    // Checks that waited for a free worker go now, as one batch.
-    if (!this.scheduled) this.flush();
     return any;
   }
 
@@ -218,7 +240,7 @@ export class WorkerSignatureChecker implements SignatureChecker {
 
   private flush(): void {
     this.scheduled = false;
-    if (this.pending.length === 0) return;
+    if (this.pending.length === 0 || this.closed) return;
     const slot = this.freeSlot();
     // Every worker is full: a finishing batch flushes what waits (see collect()).
     if (slot === undefined) return;
@@ -279,10 +301,32 @@ export class WorkerSignatureChecker implements SignatureChecker {
     this.arm(slot);
   }
 
+  /**
+   * Takes no more checks and rejects those not yet sent; the batches the workers hold are answered. Each worker
+   * is asked to end and exits by itself (see the head of this file); one still running after STOP_GRACE_MS is
+   * terminated.
+   */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
-    for (const slot of this.slots) slot.watch.close();
-    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
-    for (const slot of this.slots) for (const waiting of slot.batches.values()) waiting.reject(new Error('the signature checker is closed'));
+    const closed = new Error('the signature checker is closed');
+    for (const item of this.pending.splice(0)) item.reject(closed);
+    await Promise.all(this.slots.map((slot) => this.end(slot)));
+    for (const slot of this.slots) {
+      this.settleAnswered(slot);
+      for (const waiting of slot.batches.values()) waiting.reject(closed);
+      slot.batches.clear();
+    }
+  }
+
+  private async end(slot: Slot): Promise<void> {
+    slot.watch.close();
+    // Held open until the worker has exited, which close()'s caller awaits.
+    slot.worker.ref();
+    Atomics.store(slot.memory.words, POSTED, stopAfter(slot.posted));
+    Atomics.notify(slot.memory.words, POSTED);
+    const stuck = setTimeout(() => void slot.worker.terminate(), STOP_GRACE_MS);
+    await slot.exited;
+    clearTimeout(stuck);
   }
 }

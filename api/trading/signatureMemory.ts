@@ -4,7 +4,8 @@
 // EPYC, measured), and at a steady rate the request thread pays it for each order.
 //
 // Layout (Int32 words, then the slots' regions):
-//   word POSTED: the last batch posted (batches are numbered 1, 2, ...; -1 asks the worker to end)
+//   word POSTED: the last batch posted (batches are numbered 1, 2, ...); -1 - k (stopAfter(k)) asks the
+//   worker to end once it has answered batch k, the last posted
 //   word ANSWERED: the last batch answered
 //   for each of SLOTS slots, HEADER_WORDS words: count, jobs bytes, MAC bytes (request thread); refused
 //   count, problems bytes (worker)
@@ -21,6 +22,16 @@ import { JOB_BYTES } from './signatureCheck.js';
 export const SLOTS = 2;
 export const POSTED = 0;
 export const ANSWERED = 1;
+
+/** POSTED's value that asks the worker to end once it has answered batch `last` (0: none was posted). */
+export function stopAfter(last: number): number {
+  return -1 - last;
+}
+
+/** The last batch to answer, from a POSTED value: itself, or the one a stop names. */
+export function lastToAnswer(posted: number): number {
+  return posted < 0 ? -1 - posted : posted;
+}
 const HEADER_AT = 8;
 const HEADER_WORDS = 8;
 /** Header words of a slot, from its first. */

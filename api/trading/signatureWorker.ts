@@ -8,7 +8,7 @@ import { OrderHasher, type OrderDomainConfig } from '../../auth/index.js';
 import { nameThisThread } from '../../threads/threadName.js';
 import { JOB_BYTES, finishCheck } from './signatureCheck.js';
 import { refusedMacs } from './macJob.js';
-import { ANSWERED, COUNT, JOBS_BYTES, MACS_BYTES, POSTED, PROBLEMS_BYTES, REFUSED_COUNT, SignatureMemory } from './signatureMemory.js';
+import { ANSWERED, COUNT, JOBS_BYTES, MACS_BYTES, POSTED, PROBLEMS_BYTES, REFUSED_COUNT, SignatureMemory, lastToAnswer } from './signatureMemory.js';
 
 export interface SignatureWorkerData {
   readonly domains: OrderDomainConfig;
@@ -47,11 +47,13 @@ let done = 0;
 for (;;) {
   Atomics.wait(words, POSTED, done);
   const posted = Atomics.load(words, POSTED);
-  if (posted < 0) break;
-  while (done < posted) {
+  const last = lastToAnswer(posted);
+  while (done < last) {
     done += 1;
     answer(done);
     Atomics.store(words, ANSWERED, done);
     Atomics.notify(words, ANSWERED);
   }
+  // Asked to end (signatureChecks.ts close()): every batch posted is answered; the thread exits by itself.
+  if (posted < 0) break;
 }

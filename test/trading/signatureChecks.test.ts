@@ -68,10 +68,22 @@ t.test('checks arriving while the worker is busy wait and go as one batch', asyn
   tt.ok(one.batchesSent < 120, `240 checks in 240 turns went as ${one.batchesSent} batches`);
 });
 
-t.test('a closed checker refuses', async (tt) => {
+t.test('close: a worker still loading ends by itself, the batch it holds is answered, checks not sent reject, later ones are refused', async (tt) => {
   const closing = new WorkerSignatureChecker(TEST_DOMAINS, 1);
+  const worker = (closing as unknown as { slots: { worker: Worker }[] }).slots[0]?.worker as Worker;
+  const exitCode = new Promise<number>((resolve) => worker.once('exit', resolve));
+  const o = orders[0] as (typeof orders)[number];
+  const sent = closing.check(o.order, o.negRisk);
+  // Posted on the next turn, while the worker is still loading its modules.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const unsent = tt.rejects(closing.check(o.order, o.negRisk), /closed/, 'a check not yet sent is rejected');
   await closing.close();
-  await tt.rejects(closing.check((orders[0] as { order: SignedOrder }).order, false), /closed/);
+  // terminate() gives 1; 0 is the worker leaving its loop, never interrupted inside a native module's load.
+  tt.equal(await exitCode, 0, 'the worker exited by itself');
+  tt.same(await sent, checkOne(reference, o), 'the batch it held was answered');
+  await unsent;
+  await tt.rejects(closing.check(o.order, o.negRisk), /closed/, 'a closed checker refuses');
+  await closing.close();
 });
 
 /** A MAC over `message` with `key`: the true one, or with a byte of it changed. */
@@ -111,6 +123,8 @@ t.test('a worker that dies is replaced: the checks it held reject, later ones ar
   const one = new WorkerSignatureChecker(TEST_DOMAINS, 1);
   tt.teardown(() => one.close());
   const o = orders[0] as (typeof orders)[number];
+  // Terminated once its modules are loaded (see close() in signatureChecks.ts for why never before).
+  await one.check(o.order, o.negRisk);
   const held = Array.from({ length: 400 }, () => one.check(o.order, o.negRisk));
   await new Promise<void>((resolve) => setImmediate(resolve));
   await (one as unknown as { slots: { worker: Worker }[] }).slots[0]?.worker.terminate();
