@@ -115,6 +115,7 @@ export class WorkerSignatureChecker implements SignatureChecker {
   private sent = 0;
   private nextSlot = 0;
   private closed = false;
+  private closing: Promise<void> | undefined;
 
   constructor(
     private readonly domains: OrderDomainConfig,
@@ -304,10 +305,14 @@ export class WorkerSignatureChecker implements SignatureChecker {
   /**
    * Takes no more checks and rejects those not yet sent; the batches the workers hold are answered. Each worker
    * is asked to end and exits by itself (see the head of this file); one still running after STOP_GRACE_MS is
-   * terminated.
+   * terminated. Every call answers when all of that is done.
    */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  close(): Promise<void> {
+    this.closing ??= this.shut();
+    return this.closing;
+  }
+
+  private async shut(): Promise<void> {
     this.closed = true;
     const closed = new Error('the signature checker is closed');
     for (const item of this.pending.splice(0)) item.reject(closed);
