@@ -9,16 +9,10 @@
 // and chDB's handler stays. SIGSEGV, SIGBUS, SIGILL and SIGFPE stay chDB's: a handler that returns from a real
 // fault re-runs the faulting instruction, and V8 chains its own SIGSEGV handling.
 
-let restored = false;
-
 /**
- * Gives SIGABRT back to Node after chDB's first query (once per process; later calls do nothing). Answers
- * whether it did: false where SIGABRT already had a listener.
+ * Gives SIGABRT back to Node after chDB's first query. Does nothing where SIGABRT already has a listener: this
+ * one from an earlier call, or another (see above).
  */
-export function abortPromptly(): boolean {
-  if (!restored && process.listenerCount('SIGABRT') === 0) {
-    restored = true;
-    process.on('SIGABRT', () => process.abort());
-  }
-  return restored;
+export function abortPromptly(): void {
+  if (process.listenerCount('SIGABRT') === 0) process.on('SIGABRT', () => process.abort());
 }

@@ -32,6 +32,7 @@ export function stopAfter(last: number): number {
 export function lastToAnswer(posted: number): number {
   return posted < 0 ? -1 - posted : posted;
 }
+
 const HEADER_AT = 8;
 const HEADER_WORDS = 8;
 /** Header words of a slot, from its first. */
