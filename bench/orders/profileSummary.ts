@@ -17,6 +17,43 @@ interface ProfileNode {
   readonly id: number;
   readonly callFrame: CallFrame;
   readonly children?: readonly number[];
+  /** Self samples by source line (1-based). */
+  readonly positionTicks?: readonly { readonly line: number; readonly ticks: number }[];
+}
+
+const WAKE_CENTRE = 'waking another thread (Atomics.notify: signature workers, journal writer)';
+
+/** The 1-based lines of a loaded script that call Atomics.notify (none for a script that cannot be read). */
+function notifyLines(url: string, cache: Map<string, ReadonlySet<number>>): ReadonlySet<number> {
+  let lines = cache.get(url);
+  if (lines === undefined) {
+    lines = new Set();
+    if (url.startsWith('file://')) {
+      try {
+        const text = readFileSync(fileURLToPath(url), 'utf8').split('\n');
+        lines = new Set(text.flatMap((line, i) => (line.includes('Atomics.notify(') ? [i + 1] : [])));
+      } catch {
+        // A script gone since the run: its time stays with its function.
+      }
+    }
+    cache.set(url, lines);
+  }
+  return lines;
+}
+
+/** The share of a node's self time spent on lines that call Atomics.notify. */
+function wakeShare(node: ProfileNode, cache: Map<string, ReadonlySet<number>>): number {
+  const ticks = node.positionTicks ?? [];
+  if (ticks.length === 0) return 0;
+  const lines = notifyLines(node.callFrame.url, cache);
+  if (lines.size === 0) return 0;
+  let all = 0;
+  let waking = 0;
+  for (const t of ticks) {
+    all += t.ticks;
+    if (lines.has(t.line)) waking += t.ticks;
+  }
+  return all === 0 ? 0 : waking / all;
 }
 
 interface CpuProfile {
@@ -34,6 +71,9 @@ const RULES: readonly Rule[] = [
   ['(idle)', (f) => f.functionName === '(idle)'],
   ['GC', (f) => f.functionName === '(garbage collector)'],
   ['(program: native, unattributed)', (f) => f.functionName === '(program)'],
+  // The engine before the harness: the bench's server wraps engine.apply to time the rewards sampler, so every
+  // engine stack also holds a harness frame.
+  ['engine (engine/)', inUrl('/engine/')],
   ['(the bench harness: IPC, profiler)', inUrl('bench/orders/', 'bench/http/')],
   ['address checksum (ethers getAddress)', (f) => f.functionName === 'getAddress' && f.url.includes('ethers')],
   ['keccak (auth/keccak.ts)', inUrl('auth/keccak')],
@@ -46,7 +86,6 @@ const RULES: readonly Rule[] = [
   ['JSON.parse / JSON.stringify (any caller)', (f) => f.url === '' && (f.functionName === 'parse' || f.functionName === 'stringify')],
   ['fast-json-stringify (responses)', inUrl('fast-json-stringify')],
   ['trading routes (api/trading/)', inUrl('api/trading/')],
-  ['engine (engine/)', inUrl('/engine/')],
   // The consumers of the durable records (log/durableFollower.ts), before the journal's rule: the follower's
   // frame is in log/ and under it every consumer's.
   ['read model (projections/live/)', inUrl('/projections/live/')],
@@ -82,6 +121,7 @@ export function summariseProfile(file: string, orders: number, unit = 'order'): 
 
   const centres = new Map<string, number>();
   const functions = new Map<string, number>();
+  const sources = new Map<string, ReadonlySet<number>>();
   let total = 0;
   let idle = 0;
   for (const [id, us] of selfUs) {
@@ -92,7 +132,9 @@ export function summariseProfile(file: string, orders: number, unit = 'order'): 
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) stack.push((byId.get(at) as ProfileNode).callFrame);
     const rule = RULES.find(([, matches]) => stack.some(matches));
     const label = rule?.[0] ?? 'other';
-    centres.set(label, (centres.get(label) ?? 0) + us);
+    const waking = us * wakeShare(leaf, sources);
+    if (waking > 0) centres.set(WAKE_CENTRE, (centres.get(WAKE_CENTRE) ?? 0) + waking);
+    centres.set(label, (centres.get(label) ?? 0) + us - waking);
     const f = leaf.callFrame;
     const name = `${f.functionName || '(anonymous)'} ${f.url === '' ? '(native)' : `${shortUrl(f.url)}:${f.lineNumber + 1}`}`;
     functions.set(name, (functions.get(name) ?? 0) + us);
