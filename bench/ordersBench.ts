@@ -225,6 +225,8 @@ interface CpuAnswer extends Record<string, unknown> {
   readonly threads: Record<string, number>;
   /** The answer watches' running tallies, by watch (threads/answerWatch.ts; absent from builds without them). */
   readonly wakes?: Record<string, { armed: number; woken: number; fallbackSettles: number }>;
+  /** The header edge's running counts: requests forwarded, reads of uWS's output (absent without the edge, or from older builds). */
+  readonly edge?: { requests: number; upstreamReads?: number };
   /** Against the cluster: the API node's replica delay (engine stamp to replica applied), ms. */
   readonly replicaDelay?: { p50Ms: number; p90Ms: number; p99Ms: number };
   /** Against the cluster: CPU so far of the Kafka broker's JIT compiler threads, ms (0 without a broker started here). */
@@ -664,6 +666,12 @@ async function main(): Promise<void> {
         return `${name}: ${t.armed - b.armed} waits armed, ${t.woken - b.woken} woken (${t.armed - t.woken} outstanding), ${t.fallbackSettles - b.fallbackSettles} answers settled by the fallback read`;
       });
       console.log(`answer watches over the window: ${rows.join('; ')}`);
+    }
+    if (after.edge?.upstreamReads !== undefined && before.edge?.upstreamReads !== undefined) {
+      // About one read per response when uWS writes each response in one piece (api/http/httpServer.ts sendLater).
+      const requests = after.edge.requests - before.edge.requests;
+      const reads = after.edge.upstreamReads - before.edge.upstreamReads;
+      console.log(`edge: ${requests} requests forwarded, ${reads} reads of the service's responses (${(reads / Math.max(1, requests)).toFixed(2)} per request)`);
     }
     if (threads.length > 0) console.log(`${CLUSTER ? 'processes' : 'server threads'} (CPU us/order): ${threads.slice(0, 10).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
     const clickhouseUs = CLUSTER ? undefined : clickhouseShareUs(before.threads, after.threads, orders.length);

@@ -213,6 +213,7 @@ export class ServiceMetrics {
       ['http_edge_underscore_requests_total', 'Forwarded request heads that had an underscore in a header name.', (s) => s.underscoreHeads],
       ['http_edge_upgrades_total', 'Connections the header edge switched to passthrough after a 101.', (s) => s.upgrades],
       ['http_edge_internal_errors_total', 'Connections closed because the header edge itself failed (a bug; 0 when healthy).', (s) => s.internalErrors],
+      ['http_edge_upstream_reads_total', "Reads of uWS's output by the header edge (about one per response when uWS writes each response in one piece).", (s) => s.upstreamReads],
     ];
     countersOf(registers, counts, () => edge.stats);
     new Counter({

@@ -73,6 +73,11 @@ export interface HeaderEdgeStats {
   readonly internalErrors: number;
   /** WebSocket clients the edge closed for falling behind (edge/wsDirect.ts). */
   readonly wsSlowConsumers: number;
+  /**
+   * Reads of uWS's output, over all connections: about one per response when uWS writes each response whole;
+   * many more when it writes one uncorked (a send() per piece, api/http/httpServer.ts sendLater).
+   */
+  readonly upstreamReads: number;
 }
 
 /** A snapshot of `counters`. */
@@ -84,6 +89,7 @@ export function statsOf(counters: EdgeCounters): HeaderEdgeStats {
     underscoreHeads: counters.underscoreHeads,
     upgrades: counters.upgrades,
     wsSlowConsumers: counters.wsSlowConsumers,
+    upstreamReads: counters.upstreamReads,
     refused: { ...counters.refused },
     internalErrors: counters.internalErrors,
   };
@@ -260,6 +266,7 @@ class EdgeConnection implements FramerSink, TrackerSink, DirectTarget {
 
   /** The read buffer is reused by the next read, of any connection: what is kept or queued is a copy. */
   private upstreamRead(bytes: number, buffer: Uint8Array): boolean {
+    this.ctx.counters.upstreamReads++;
     const chunk = Buffer.allocUnsafe(bytes);
     chunk.set(buffer.subarray(0, bytes));
     this.guard(() => this.fromUpstream(chunk));

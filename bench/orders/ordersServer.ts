@@ -183,7 +183,9 @@ async function handle(m: Message): Promise<object> {
       appendStats.maxMs = 0;
       appendTimes = [];
       const wakes = Object.fromEntries([...watchTallies()].map(([name, tally]) => [name, { ...tally }]));
-      return { threads: threadCpuMs(), appends, wakes, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
+      const edgeStats = running.edge?.stats;
+      const edge = edgeStats === undefined ? undefined : { requests: edgeStats.requests, upstreamReads: edgeStats.upstreamReads };
+      return { threads: threadCpuMs(), appends, wakes, edge, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
     }
     case 'minute': {
       const answer = { ...minute, stallMaxMs: Math.max(0, minuteDelay.max / 1e6 - LOOP_RESOLUTION_MS), ...(await requestTimes()) };

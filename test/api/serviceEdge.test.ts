@@ -60,6 +60,9 @@ t.test('through the edge: underscore header names are answered; edge errors and 
   t.match(metrics, /http_edge_refused_total\{code="version_not_supported"\} 1/);
   t.match(metrics, /http_edge_refused_total\{code="malformed_request"\} 1/);
   t.match(metrics, /http_edge_connections_open \d+/);
+  const count = (name: string): number => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+  // Every response uWS wrote before this scrape was read by the edge (the scrape's own is not written yet).
+  t.ok(count('http_edge_upstream_reads_total') >= count('http_edge_requests_total') - 1, `the edge counted its reads of the responses: ${count('http_edge_upstream_reads_total')} reads, ${count('http_edge_requests_total')} requests`);
 });
 
 t.test('through the edge: keep-alive connections carry POSTs with bodies', async (t) => {
