@@ -74,8 +74,8 @@ export interface HeaderEdgeStats {
   /** WebSocket clients the edge closed for falling behind (edge/wsDirect.ts). */
   readonly wsSlowConsumers: number;
   /**
-   * Reads of uWS's output, over all connections: about one per response when uWS writes each response whole;
-   * many more when it writes one uncorked (a send() per piece, api/http/httpServer.ts sendLater).
+   * Reads of uWS's output, over all connections: one per response when uWS writes each response whole, more
+   * when it writes one in pieces (a send() each, api/http/httpServer.ts sendLater) and they arrive apart.
    */
   readonly upstreamReads: number;
 }
