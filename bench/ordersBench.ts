@@ -226,7 +226,7 @@ interface CpuAnswer extends Record<string, unknown> {
   /** The answer watches' running tallies, by watch (threads/answerWatch.ts; absent from builds without them). */
   readonly wakes?: Record<string, { armed: number; woken: number; fallbackSettles: number }>;
   /** The header edge's running counts: requests forwarded, reads of uWS's output (absent without the edge, or from older builds). */
-  readonly edge?: { requests: number; upstreamReads?: number };
+  readonly edge?: { requests: number; upstreamReads: number };
   /** Against the cluster: the API node's replica delay (engine stamp to replica applied), ms. */
   readonly replicaDelay?: { p50Ms: number; p90Ms: number; p99Ms: number };
   /** Against the cluster: CPU so far of the Kafka broker's JIT compiler threads, ms (0 without a broker started here). */
@@ -667,7 +667,7 @@ async function main(): Promise<void> {
       });
       console.log(`answer watches over the window: ${rows.join('; ')}`);
     }
-    if (after.edge?.upstreamReads !== undefined && before.edge?.upstreamReads !== undefined) {
+    if (after.edge !== undefined && before.edge !== undefined) {
       // About one read per response when uWS writes each response in one piece (api/http/httpServer.ts sendLater).
       const requests = after.edge.requests - before.edge.requests;
       const reads = after.edge.upstreamReads - before.edge.upstreamReads;
