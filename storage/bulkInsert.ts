@@ -10,6 +10,14 @@
 // token as a per-request setting. Not command() with the rows inline: command() trims the query, which
 // would cut the last row's trailing empty field (and a trailing ';').
 //
+// Spool files are kept and reused, one set per client, each named for its table: a call takes a free file of
+// its table (or names a new one), writes it from the start, and gives it back emptied (truncated, so its data
+// never reaches the disk). Creating and deleting a file per insert costs the filesystem an inode each time,
+// and on ext4 without a journal (this project's machines) an inode allocated within minutes of others being
+// freed scans past all of them (the allocator skips recently deleted inodes), so each file deleted makes the
+// files created after it, ClickHouse's parts included, cost more system time for minutes (docs/benchmarks.md,
+// "Files created and deleted").
+//
 // Several inserts in one call (embedded only, insertTogether()): each chDB call has a fixed CPU cost whatever
 // its size (2-3 ms measured here), and chDB runs the statements of one call one after another, so a projector
 // commit of a progress record and seven tables is one call instead of eight. A server takes one statement
@@ -22,21 +30,63 @@
 // stay for the whole session, so a token set that way would stick to every later insert of the process.
 
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, rmSync, writevSync } from 'node:fs';
+import { closeSync, ftruncateSync, mkdirSync, openSync, rmSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ClickHouseClient } from '@clickhouse/client';
 
 /** Where an embedded client spools insert files (a property, so a Proxy around the client still finds it). */
 const SPOOL_DIR = Symbol.for('pmx.clickhouse.spoolDir');
+/** The client's spool files (SpoolFiles). */
+const SPOOL_FILES = Symbol.for('pmx.clickhouse.spoolFiles');
 
-type Spooled = { [SPOOL_DIR]?: string };
+type Spooled = { [SPOOL_DIR]?: string; [SPOOL_FILES]?: SpoolFiles };
+
+/**
+ * One client's spool files, kept for reuse. A file is lent to one call at a time and named for its table, so a
+ * path always holds rows of the same columns; the names carry a prefix of this set's own, so that two clients
+ * spooling into one directory never share a file.
+ */
+class SpoolFiles {
+  private readonly free = new Map<string, string[]>();
+  private readonly prefix = randomUUID().slice(0, 8);
+  private named = 0;
+
+  constructor(readonly dir: string) {}
+
+  /** A file of `table` no call holds; it may hold the rows of an earlier call (writeChunks truncates it). */
+  take(table: string): string {
+    const path = this.free.get(table)?.pop();
+    if (path !== undefined) return path;
+    this.named += 1;
+    return join(this.dir, `${this.prefix}-${table}-${this.named}.tsv`);
+  }
+
+  /** Gives back a file taken by take(), emptied; a file that cannot be emptied is not used again. */
+  give(table: string, path: string): void {
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, 'r+');
+      ftruncateSync(fd, 0);
+    } catch {
+      rmSync(path, { force: true });
+      return;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    const list = this.free.get(table);
+    if (list === undefined) this.free.set(table, [path]);
+    else list.push(path);
+  }
+}
 
 /** Gives an embedded client its spool directory, emptied now (one process owns a data directory). */
 export function useSpoolDir(client: ClickHouseClient, dir: string): void {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  (client as unknown as Spooled)[SPOOL_DIR] = dir;
+  const spooled = client as unknown as Spooled;
+  spooled[SPOOL_DIR] = dir;
+  spooled[SPOOL_FILES] = new SpoolFiles(dir);
 }
 
 /** The spool directory of an embedded client; undefined for a server. */
@@ -91,9 +141,9 @@ export interface TextInsert {
   readonly token: string;
 }
 
-/** Writes all chunks to a new file (writev takes at most IOV_MAX = 1024 buffers a call). */
+/** Writes all chunks to `path` from its start, replacing what it held (writev takes at most IOV_MAX = 1024 buffers a call). */
 function writeChunks(path: string, chunks: readonly Uint8Array[]): void {
-  const fd = openSync(path, 'wx');
+  const fd = openSync(path, 'w');
   try {
     for (let i = 0; i < chunks.length; i += 1024) {
       const group = chunks.slice(i, i + 1024);
@@ -147,27 +197,27 @@ export async function insertText(ch: ClickHouseClient, insert: TextInsert): Prom
 /**
  * Embedded only (insertsTogether()): `leading` (complete statements, such as valuesInsert()'s) and then each
  * non-empty insert of `inserts`, in that order, as ONE chDB call; every spool file is written before the call
- * and removed after it. chDB runs the statements in order and stops at the first that fails, whose error
+ * and given back emptied after it. chDB runs the statements in order and stops at the first that fails, whose error
  * rejects the call: the statements before it have taken effect (each under its own token), the ones after
  * it have not (test/projections/insertTogether.test.ts). The outcome is the one of running the statements
  * one call each, stopping at the first failure; only the per-call cost is paid once.
  */
 export async function insertTogether(ch: ClickHouseClient, leading: readonly string[], inserts: readonly TextInsert[]): Promise<void> {
-  const spool = spoolDirOf(ch);
-  if (spool === undefined) throw new Error('insertTogether needs an embedded client (a spool directory)');
+  const files = (ch as unknown as Spooled)[SPOOL_FILES];
+  if (files === undefined) throw new Error('insertTogether needs an embedded client (a spool directory)');
   const statements = [...leading];
-  const paths: string[] = [];
+  const taken: { table: string; path: string }[] = [];
   try {
     for (const insert of inserts) {
       if (isEmpty(insert)) continue;
       checkNames(insert.table, insert.columns);
-      const path = join(spool, `${randomUUID()}.tsv`);
-      paths.push(path);
+      const path = files.take(insert.table);
+      taken.push({ table: insert.table, path });
       writeChunks(path, insert.body);
       statements.push(fileInsert(insert, path));
     }
     if (statements.length > 0) await ch.command({ query: statements.join(STATEMENT_SEPARATOR) });
   } finally {
-    for (const path of paths) rmSync(path, { force: true });
+    for (const { table, path } of taken) files.give(table, path);
   }
 }
