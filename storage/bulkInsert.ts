@@ -30,7 +30,7 @@
 // stay for the whole session, so a token set that way would stick to every later insert of the process.
 
 import { randomUUID } from 'node:crypto';
-import { closeSync, ftruncateSync, mkdirSync, openSync, rmSync, writevSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, truncateSync, writevSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ClickHouseClient } from '@clickhouse/client';
@@ -64,15 +64,11 @@ class SpoolFiles {
 
   /** Gives back a file taken by take(), emptied; a file that cannot be emptied is not used again. */
   give(table: string, path: string): void {
-    let fd: number | undefined;
     try {
-      fd = openSync(path, 'r+');
-      ftruncateSync(fd, 0);
+      truncateSync(path, 0);
     } catch {
       rmSync(path, { force: true });
       return;
-    } finally {
-      if (fd !== undefined) closeSync(fd);
     }
     const list = this.free.get(table);
     if (list === undefined) this.free.set(table, [path]);
