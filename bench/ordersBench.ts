@@ -79,6 +79,7 @@ import { opsPerSecond } from './opsRate.js';
 import { minuteTable, startMinuteSampler, type MinuteRow, type ServerMinute } from './orders/minuteRows.js';
 import { summariseProfile } from './orders/profileSummary.js';
 import { clickhouseShareUs } from './processProbe.js';
+import { benchDataRoot } from './dataRoot.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 40_000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3_000);
@@ -95,6 +96,7 @@ const ALLOC_DIR = process.env.BENCH_ALLOC_PROF;
 /** BENCH_HEAP_SNAPSHOT=<dir>: a heap snapshot of the server's main thread once the window has settled. */
 const HEAP_DIR = process.env.BENCH_HEAP_SNAPSHOT;
 const SEED = Number(process.env.BENCH_SEED ?? 6);
+const DATA_ROOT = benchDataRoot();
 const ANALYST_LOOPS = Number(process.env.BENCH_ANALYST ?? 0);
 /** BENCH_RATE=N: the timed window posts N requests per second on a schedule (open loop) instead of as fast as the connections allow. */
 const RATE = Number(process.env.BENCH_RATE ?? 0);
@@ -170,7 +172,10 @@ class ServerChild {
     // worktree, built), so two builds are compared by the same load in the same run.
     const serverDir = process.env.BENCH_SERVER_DIR;
     const script = serverDir !== undefined && serverDir !== '' ? join(resolve(serverDir), 'orders', `${server}.js`) : join(self, '..', 'orders', `${server}${ts ? '.ts' : '.js'}`);
-    const child = spawn(process.execPath, [...NODE_FLAGS, ...(ts ? ['--import', 'tsx'] : []), script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    // Its data directory under the benches' data root (bench/dataRoot.ts), so that it does not pay for the data
+    // an earlier run deleted.
+    const env = { ...process.env, TMPDIR: DATA_ROOT.dir };
+    const child = spawn(process.execPath, [...NODE_FLAGS, ...(ts ? ['--import', 'tsx'] : []), script], { env, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     return new Promise((resolveStart, reject) => {
       let out = '';
       // BENCH_CHILD_STDOUT=<file>: the server's stdout is also appended there (e.g. with --trace-gc in BENCH_NODE_FLAGS).
@@ -648,6 +653,7 @@ async function main(): Promise<void> {
         ? `service: the scale-out roles as processes (engine on Kafka, one API node with edge ${edge ? 'on' : 'off'}, one projector, chDB over ClickHouse's HTTP interface as the ClickHouse server; projector and ClickHouse at nice ${server.info.batchNice ?? 0}); load generator in this process (same 2 cores)`
         : `service: edge ${edge ? 'on (underscore POLY_* headers)' : 'off (uWS on the port, hyphen headers)'}, journal O_DSYNC write per batch, chDB projector in the same process; load generator in this process (same 2 cores)`,
     );
+    console.log(`server data under ${DATA_ROOT.dir} (${DATA_ROOT.spread ? 'a top directory: each run in a block group of its own' : 'not a top directory here: a run may pay for the data an earlier one deleted'})`);
     if (after.engineAppend !== undefined) console.log(`engine Kafka appends, last minute: p50 ${after.engineAppend.p50Ms} ms, p99 ${after.engineAppend.p99Ms} ms; commands per batch p50 ${after.engineAppend.commandsP50}, p99 ${after.engineAppend.commandsP99}`);
     if (after.replicaDelay !== undefined) console.log(`API node replica delay (engine stamp -> applied on the node), last minute: p50 ${after.replicaDelay.p50Ms} ms, p90 ${after.replicaDelay.p90Ms} ms, p99 ${after.replicaDelay.p99Ms} ms`);
     console.log(`setup: ${WALLETS} wallets signed in and funded, ${WARMUP} + ${ORDERS} orders signed in ${(signMs / 1000).toFixed(1)} s (setup ${(setupMs / 1000).toFixed(1)} s) on ${markets.length} markets; mix: ${kinds.rest} resting, ${kinds['cross-gtc']} crossing GTC, ${kinds['cross-fak']} crossing FAK`);

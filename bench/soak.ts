@@ -21,10 +21,11 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
+import { benchDataRoot } from './dataRoot.js';
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 60);
 const ANALYST_PASSWORD = 'soak-analyst';
@@ -101,7 +102,9 @@ async function chNumber(chPort: number, query: string): Promise<number> {
 const PARTS = "SELECT count() FROM system.parts WHERE database = 'exchange' AND active";
 
 
-const dataDir = mkdtempSync(join(tmpdir(), 'bench-soak-'));
+// Under the benches' data root (bench/dataRoot.ts): the service's first minutes do not pay for data an earlier
+// run deleted.
+const dataDir = mkdtempSync(join(benchDataRoot().dir, 'bench-soak-'));
 const [httpPort, wsPort, chPort] = [await freePort(), await freePort(), await freePort()];
 const flags = readFileSync(join(root, 'scripts', 'node-flags'), 'utf8').trim().split(/\s+/).filter((f) => f !== '');
 const args = [
