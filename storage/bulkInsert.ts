@@ -54,7 +54,7 @@ class SpoolFiles {
 
   constructor(readonly dir: string) {}
 
-  /** A file of `table` no call holds; it may hold the rows of an earlier call (writeChunks truncates it). */
+  /** A file for `table` that no call holds: one given back empty, or a new name. */
   take(table: string): string {
     const path = this.free.get(table)?.pop();
     if (path !== undefined) return path;
