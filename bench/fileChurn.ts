@@ -6,8 +6,8 @@
 // proportion to the files deleted shortly before. On a filesystem with a journal the scan does not happen and
 // the two phases cost about the same.
 //
-// Phases, in a fresh directory under BENCH_DIR (default: the system's temporary directory, where bench:orders
-// puts its servers' data): `fresh` creates BENCH_FILES (2,000) files as ClickHouse writes parts (a directory of
+// Phases, in a fresh directory under BENCH_DIR (default: the system's temporary directory, on the filesystem
+// where bench:orders keeps its servers' data, bench/dataRoot.ts): `fresh` creates BENCH_FILES (2,000) files as ClickHouse writes parts (a directory of
 // ten 200-byte files, renamed when complete); `afterDelete` deletes BENCH_DELETE (20,000) files made for the
 // purpose, then creates the same files again. Reports CPU and system time per file created in each phase and
 // their ratio. It deletes what it made when it ends, so a bench started within minutes of it pays for that
