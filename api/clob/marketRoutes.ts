@@ -14,7 +14,7 @@
 // market is listed; one listed meanwhile may shift later pages by one), joined with the catalog index.
 // Pages hold PAGE_SIZE markets; cursors are base64 offsets: `MA==` (or none) first, `LTE=` once no page
 // follows (asking with `LTE=` gives an empty page); a cursor of another form than those this service issues
-// is a 400 (api/schemas/formats.ts CURSOR_PATTERN, stated in the OpenAPI document). Sampling markets are, as
+// is a 400 (CURSOR_PATTERN, projections/readModel/cursor.ts, stated in the OpenAPI document). Sampling markets are, as
 // upstream's, those of the liquidity rewards program (engine/rewards/) trading now: accepting orders and not
 // closed (marketForms.ts).
 

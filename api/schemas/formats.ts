@@ -6,6 +6,7 @@
 // Patterns are written for every engine that reads them (ajv here, schemathesis in Python, client
 // generators): ASCII classes (`[0-9]`, never `\d`), no lookaround, anchored with ^ and $.
 
+import { CURSOR_PATTERN } from '../../projections/readModel/cursor.js';
 import type { ErrorRule, JsonSchema } from '../http/apiTypes.js';
 
 /**
@@ -140,13 +141,8 @@ export const side = (description = 'BUY or SELL, any letter case.'): JsonSchema 
 
 // ---- Cursors of the order-book surface ----
 
-// A cursor is the canonical base64 of a decimal offset of 1 to 9 digits (projections/readModel/cursor.ts), or
-// LTE= ("-1": no page follows). Base64 of digits, three at a time (0x30–0x39 each):
-const CURSOR_GROUP = '(?:[MN][DTjz]|O[DT])[AEIMQUYcgk][w-z0-5]';
-const CURSOR_ONE = '(?:[MN][AQgw]|O[AQ])==';
-const CURSOR_TWO = '(?:[MN][DTjz]|O[DT])[AEIMQUYcgk]=';
-/** Exactly the cursors this service issues: base64 of 1 to 9 decimal digits (MA== is the first page), or LTE=. */
-export const CURSOR_PATTERN = `^(?:LTE=|(?:${CURSOR_GROUP}){1,3}|(?:${CURSOR_GROUP}){0,2}(?:${CURSOR_ONE}|${CURSOR_TWO}))$`;
+// Exactly the cursors the read model issues (projections/readModel/cursor.ts, which owns their form).
+export { CURSOR_PATTERN };
 
 /** A page cursor; a 400 otherwise. Empty or absent: the first page. */
 export const cursor = (description = 'Cursor of the page: MA== (or empty) for the first, the previous page\'s next_cursor for the next; LTE= answers an empty last page. Only cursors this service issued: the base64 of a decimal offset.'): JsonSchema =>

@@ -1,12 +1,20 @@
 // Offset cursors of the order-book surface (spec §4.3): base64 of the decimal offset; `MA==` ("0") is the
 // first page and `LTE=` ("-1") means there are no more pages. A cursor is taken only in the form this service
-// issues it: the canonical base64 of 1 to 9 digits (CURSOR_PATTERN, which the OpenAPI document states too).
+// issues it: the canonical base64 of 1 to 9 digits (CURSOR_PATTERN, which the OpenAPI document states too:
+// api/schemas/formats.ts).
 
-import { CURSOR_PATTERN } from '../../api/schemas/formats.js';
 import { ReadModelInputError } from './errors.js';
 
 export const FIRST_CURSOR = 'MA==';
 export const END_CURSOR = 'LTE=';
+
+// Base64 of decimal digits, three at a time (0x30-0x39 each), in the pattern's pieces: ASCII classes, no
+// lookaround, anchored, so that every engine that reads the OpenAPI document reads it the same.
+const CURSOR_GROUP = '(?:[MN][DTjz]|O[DT])[AEIMQUYcgk][w-z0-5]';
+const CURSOR_ONE = '(?:[MN][AQgw]|O[AQ])==';
+const CURSOR_TWO = '(?:[MN][DTjz]|O[DT])[AEIMQUYcgk]=';
+/** Exactly the cursors this service issues: base64 of 1 to 9 decimal digits (MA== is the first page), or LTE=. */
+export const CURSOR_PATTERN = `^(?:LTE=|(?:${CURSOR_GROUP}){1,3}|(?:${CURSOR_GROUP}){0,2}(?:${CURSOR_ONE}|${CURSOR_TWO}))$`;
 const CURSOR = new RegExp(CURSOR_PATTERN);
 
 /** The offset a cursor stands for; 'end' for END_CURSOR. Absent or empty means the first page. */
