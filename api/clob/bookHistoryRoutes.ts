@@ -21,7 +21,7 @@ import { ok, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { arr, int, obj } from '../schemas/common.js';
 import { answering, tokenId } from '../schemas/formats.js';
 import { READ_WAIT_MS } from '../trading/readYourWrites.js';
-import { BOOK_SCHEMA } from './bookRoutes.js';
+import { BOOK_SCHEMA } from './bookSchema.js';
 import { bookHash, LATEST_MOMENT_MS, type BookSnapshot } from './bookView.js';
 import { tokenIdOf } from './clobInputs.js';
 

@@ -4,28 +4,13 @@
 
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type JsonSchema, type Reply, type RouteDef } from '../http/apiTypes.js';
-import { arr, bool, obj, str } from '../schemas/common.js';
+import { arr } from '../schemas/common.js';
 import { bookAt } from './bookHistoryRoutes.js';
+import { BOOK_SCHEMA } from './bookSchema.js';
 import { LATEST_MOMENT_MS, bookSnapshot, bookTemplate, stampBook, type BookSnapshot, type BookTemplate, type EngineReads, type StampedBook } from './bookView.js';
 import { BATCH_BODY, batchTokenIds, TOKEN_QUERY, tokenIdOf, type BatchItem } from './clobInputs.js';
 import { answering } from '../schemas/formats.js';
 import type { ReadContext } from '../../projections/readModel/index.js';
-
-const LEVEL = obj({ price: str(), size: str() });
-
-/** Key order is the hash's (upstream §3.2): fast-json-stringify writes properties in schema order. */
-export const BOOK_SCHEMA = obj({
-  market: str('Condition id.'),
-  asset_id: str('Token id.'),
-  timestamp: str('When the book was read, ms since the epoch.'),
-  hash: str('SHA-1 of this JSON with hash "".'),
-  bids: arr(LEVEL),
-  asks: arr(LEVEL),
-  min_order_size: str(),
-  tick_size: str(),
-  neg_risk: bool(),
-  last_trade_price: str('Price of the last fill in this token; "" before the first.'),
-});
 
 export interface BookDeps {
   readonly engine: EngineReads;
