@@ -13,8 +13,9 @@
 // The figure the README holds: CPU and RSS of minutes 5 to BENCH_MINUTES against their minute-5 values (the
 // first minutes are start-up: the catalog listed, the demo books filled, the JIT warming). The last line is
 // one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, chResidentMb, workerHeapsMb, workerHeapsTotalMb, openOrders, parts}],
-// cpuAt5, cpuLast, rssAt5, rssLast, cpuDriftPct, rssDriftPct, flat, machine}, where cpuLast and rssLast are
-// the means of the last five minutes and flat says whether both stay within 10% of minute 5.
+// fiveMinuteMeans: [{from, to, cpuPct, rssMb}], cpuAt5, cpuLast, rssAt5, rssLast, cpuDriftPct, rssDriftPct, flat,
+// machine}, where cpuLast and rssLast are the means of the last five minutes and flat says whether both stay
+// within 10% of minute 5.
 //
 // Env: BENCH_MINUTES (60), BENCH_KEEP_DATA (unset: the data directory is removed at the end), BENCH_SERVER_ARGS
 // (more of the service's flags, space-separated: a setting's share of what grows, e.g. `--live-fills 0`).
@@ -212,5 +213,13 @@ const drift = (a: number | undefined, b: number): number | null => (a === undefi
 const cpuDriftPct = drift(at5?.cpuPct, cpuLast);
 const rssDriftPct = drift(at5?.rssMb, rssLast);
 const flat = cpuDriftPct !== null && rssDriftPct !== null && Math.abs(cpuDriftPct) <= 10 && Math.abs(rssDriftPct) <= 10;
+// The run in five-minute stretches (1-5, 6-10, ...): a trend shows across them, where single minutes move by
+// ±15% with the demo traders' random load and ClickHouse's merges, minute 5 among them.
+const fiveMinuteMeans: { from: number; to: number; cpuPct: number; rssMb: number }[] = [];
+for (let from = 0; from < perMinute.length; from += 5) {
+  const stretch = perMinute.slice(from, from + 5);
+  fiveMinuteMeans.push({ from: from + 1, to: from + stretch.length, cpuPct: Math.round(mean(stretch.map((m) => m.cpuPct)) * 10) / 10, rssMb: Math.round(mean(stretch.map((m) => m.rssMb))) });
+}
+console.log(`five-minute means: ${fiveMinuteMeans.map((f) => `${f.from}-${f.to} ${f.cpuPct}% ${f.rssMb} MB`).join(', ')}`);
 console.log(`minute 5: CPU ${at5?.cpuPct ?? '-'}%, RSS ${at5?.rssMb ?? '-'} MB; last five minutes: CPU ${cpuLast}%, RSS ${rssLast} MB; drift CPU ${cpuDriftPct ?? '-'}%, RSS ${rssDriftPct ?? '-'}% (flat within 10%: ${flat})`);
-console.log(JSON.stringify({ bench: 'soak', minutes: perMinute.length, perMinute, cpuAt5: at5?.cpuPct ?? null, cpuLast, rssAt5: at5?.rssMb ?? null, rssLast, cpuDriftPct, rssDriftPct, flat, machine: `${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}` }));
+console.log(JSON.stringify({ bench: 'soak', minutes: perMinute.length, perMinute, fiveMinuteMeans, cpuAt5: at5?.cpuPct ?? null, cpuLast, rssAt5: at5?.rssMb ?? null, rssLast, cpuDriftPct, rssDriftPct, flat, machine: `${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}` }));
