@@ -1,6 +1,5 @@
 // The wire shape of one order-book snapshot (spec §2.9, upstream §3.2), shared by GET /book, POST /books and the
-// book history (GET /book?at=, GET /orderbook-history): the response schema the OpenAPI document states, whose
-// key order is the order the serialiser writes.
+// book history (GET /book?at=, GET /orderbook-history), and stated in the OpenAPI document.
 
 import { arr, bool, obj, str } from '../schemas/common.js';
 
