@@ -230,8 +230,11 @@ interface CpuAnswer extends Record<string, unknown> {
   readonly threads: Record<string, number>;
   /** The answer watches' running tallies, by watch (threads/answerWatch.ts; absent from builds without them). */
   readonly wakes?: Record<string, { armed: number; woken: number; fallbackSettles: number }>;
-  /** The header edge's running counts: requests forwarded, reads of uWS's output (absent without the edge, or from older builds). */
-  readonly edge?: { requests: number; upstreamReads: number };
+  /**
+   * The header edge's running counts: requests forwarded, reads of uWS's output, holds of write requests and the
+   * requests they held (absent without the edge, or from older builds; the holds from builds before them).
+   */
+  readonly edge?: { requests: number; upstreamReads: number; holds?: number; heldRequests?: number };
   /** Against the cluster: the API node's replica delay (engine stamp to replica applied), ms. */
   readonly replicaDelay?: { p50Ms: number; p90Ms: number; p99Ms: number };
   /** Against the cluster: CPU so far of the Kafka broker's JIT compiler threads, ms (0 without a broker started here). */
@@ -677,7 +680,10 @@ async function main(): Promise<void> {
       // About one read per response when uWS writes each response in one piece (api/http/httpServer.ts sendLater).
       const requests = after.edge.requests - before.edge.requests;
       const reads = after.edge.upstreamReads - before.edge.upstreamReads;
-      console.log(`edge: ${requests} requests forwarded, ${reads} reads of the service's responses (${(reads / Math.max(1, requests)).toFixed(2)} per request)`);
+      const holds = (after.edge.holds ?? 0) - (before.edge.holds ?? 0);
+      const held = (after.edge.heldRequests ?? 0) - (before.edge.heldRequests ?? 0);
+      const holding = holds > 0 ? `; ${held} requests held in ${holds} holds (${(held / holds).toFixed(2)} per hold, --edge-hold-ms)` : '';
+      console.log(`edge: ${requests} requests forwarded, ${reads} reads of the service's responses (${(reads / Math.max(1, requests)).toFixed(2)} per request)${holding}`);
     }
     if (threads.length > 0) console.log(`${CLUSTER ? 'processes' : 'server threads'} (CPU us/order): ${threads.slice(0, 10).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
     const clickhouseUs = CLUSTER ? undefined : clickhouseShareUs(before.threads, after.threads, orders.length);

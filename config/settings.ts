@@ -67,6 +67,7 @@ export const SETTINGS = {
   allowSlowUws: setting(bool(), false, "Start even when uWebSockets.js's native binary did not load, on its slow JavaScript fallback."),
   headerEdge: setting(bool(), true, 'true: the in-process header edge owns the public port and relays to uWS over a Unix socket under the data directory (needed while uWS 20.30 drops requests with "_" in a header name); false: uWS listens on the port itself (only behind a proxy that rewrites such header names).'),
   edgeThread: setting(bool(), true, 'true: the header edge runs on a thread of its own (it only relays bytes, and on the request thread it took a quarter of that thread\'s time per order); false: on the request thread. Ignored with --header-edge false.'),
+  edgeHoldMs: setting(int(0, 50), 8, "Milliseconds the header edge holds a write request (POST, PUT, PATCH, DELETE) that reaches the service idle, so that those arriving meanwhile reach the service with it and share its hand-overs between threads, each a wake-up of a sleeping thread (api/http/edge/writeHold.ts). While any request is in flight requests pass at once, so it adds nothing under load; at a steady moderate rate it adds up to this much to a write's latency and takes CPU off every order. 0: never held. Ignored with --header-edge false."),
 
   // Event log
   logBackend: setting(oneOf(['journal', 'kafka'] as const), 'journal', 'Where the event log lives: the embedded journal under the data directory, or a Kafka topic.'),

@@ -35,6 +35,7 @@ import { edgeErrorResponse, type EdgeErrorCode } from './edge/edgeErrors.js';
 import { DEFAULT_MAX_HEAD_BYTES, RequestFramer, type FramerSink } from './edge/requestFramer.js';
 import { CLIENT_IP_HEADER, clientIpTail } from './edge/requestHead.js';
 import { ResponseTracker, type TrackerSink } from './edge/responseTracker.js';
+import { WriteHold, type HeldConnection } from './edge/writeHold.js';
 import { WsDirect, type DirectMessage, type DirectTarget } from './edge/wsDirect.js';
 import { FrameSplitter } from './edge/wsFrames.js';
 
@@ -54,6 +55,11 @@ export interface HeaderEdgeOptions {
   readonly closeGraceMs?: number;
   /** Where the counters live (EDGE_COUNTER_BYTES of zeros; shared when another thread reads them). Default: a buffer of its own. */
   readonly counterBuffer?: ArrayBufferLike;
+  /**
+   * How long a write request that reaches an idle service is held, so that those arriving meanwhile go to the
+   * service with it (edge/writeHold.ts). Default 0: never held.
+   */
+  readonly holdMs?: number;
   /** The WebSocket output the edge writes itself (edge/wsDirect.ts); unset: none, every byte relayed. */
   readonly ws?: { readonly maxBackpressureBytes: number; readonly slowClose: { readonly code: number; readonly reason: string } };
 }
@@ -73,6 +79,9 @@ export interface HeaderEdgeStats {
   readonly internalErrors: number;
   /** WebSocket clients the edge closed for falling behind (edge/wsDirect.ts). */
   readonly wsSlowConsumers: number;
+  /** Holds of write requests opened (edge/writeHold.ts), and the requests they held. */
+  readonly holds: number;
+  readonly heldRequests: number;
   /**
    * Reads of uWS's output, over all connections: one per response when uWS writes each response whole, more
    * when it writes one in pieces (a send() each, api/http/httpServer.ts sendLater) and they arrive apart.
@@ -90,6 +99,8 @@ export function statsOf(counters: EdgeCounters): HeaderEdgeStats {
     upgrades: counters.upgrades,
     wsSlowConsumers: counters.wsSlowConsumers,
     upstreamReads: counters.upstreamReads,
+    holds: counters.holds,
+    heldRequests: counters.heldRequests,
     refused: { ...counters.refused },
     internalErrors: counters.internalErrors,
   };
@@ -132,6 +143,7 @@ interface EdgeContext {
   /** Where every upstream read lands (EdgeConnection.upstreamRead). */
   readonly upstreamReadBuffer: Buffer;
   readonly direct: WsDirect | undefined;
+  readonly hold: WriteHold;
   /** A number for each new connection (1, 2, …). */
   nextId(): number;
   readonly closed: (conn: EdgeConnection) => void;
@@ -142,7 +154,7 @@ const UPSTREAM_FULL = 1;
 const HOLDING_FOR_UPGRADE = 2;
 const CLIENT_FULL = 1;
 
-class EdgeConnection implements FramerSink, TrackerSink, DirectTarget {
+class EdgeConnection implements FramerSink, TrackerSink, DirectTarget, HeldConnection {
   readonly id: number;
   readonly topics = new Set<string>();
   /** Once uWS has answered 101: uWS's frames, cut whole, so that the edge's own go between them. */
@@ -170,6 +182,10 @@ class EdgeConnection implements FramerSink, TrackerSink, DirectTarget {
   private finishing = false;
   private destroyed = false;
   private lingerTimer: NodeJS.Timeout | undefined;
+  /** Its upstream writes wait for the write hold's end (an extra cork, taken off by release()). */
+  private held = false;
+  /** Its requests counted in the write hold's in-flight figure. */
+  private counted = 0;
 
   constructor(
     private readonly client: Socket,
@@ -211,8 +227,18 @@ class EdgeConnection implements FramerSink, TrackerSink, DirectTarget {
     if (!this.upstream.write(piece)) this.pauseClient(UPSTREAM_FULL);
   }
 
-  requestForwarded(upgrade: boolean, underscores: boolean, head: boolean): void {
+  requestForwarded(upgrade: boolean, underscores: boolean, head: boolean, write: boolean): void {
+    // The request's pieces are in the upstream's cork (fromClient); a second cork keeps them there.
+    if (write && !upgrade && this.ctx.hold.holds()) {
+      const already = this.held;
+      if (!already) {
+        this.held = true;
+        this.upstream.cork();
+      }
+      this.ctx.hold.add(this, already);
+    }
     this.tracker.expect(upgrade, head);
+    this.countInFlight();
     this.ctx.counters.requests++;
     if (underscores) this.ctx.counters.underscoreHeads++;
   }
@@ -241,7 +267,23 @@ class EdgeConnection implements FramerSink, TrackerSink, DirectTarget {
   }
 
   progressed(): void {
+    this.countInFlight();
     this.settle();
+  }
+
+  // --- HeldConnection ---------------------------------------------------------------------------------
+
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    if (!this.destroyed) this.upstream.uncork();
+  }
+
+  private countInFlight(): void {
+    const now = this.destroyed ? 0 : this.tracker.outstanding;
+    if (now === this.counted) return;
+    this.ctx.hold.inFlightChanged(now - this.counted);
+    this.counted = now;
   }
 
   /** A bug in the framing code closes this connection, never the process. */
@@ -398,6 +440,7 @@ class EdgeConnection implements FramerSink, TrackerSink, DirectTarget {
   destroy(): void {
     if (this.destroyed) return;
     this.destroyed = true;
+    this.countInFlight();
     this.ctx.direct?.remove(this);
     clearTimeout(this.lingerTimer);
     this.client.destroy();
@@ -440,6 +483,7 @@ export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<Heade
     counters,
     upstreamReadBuffer: Buffer.allocUnsafe(64 * 1024),
     direct: options.ws === undefined ? undefined : new WsDirect({ ...options.ws, onSlow: () => counters.wsSlowConsumers++ }),
+    hold: new WriteHold(options.holdMs ?? 0, counters),
     nextId: () => ++lastId,
     closed: (conn) => {
       if (!open.delete(conn)) return;
@@ -475,6 +519,7 @@ export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<Heade
         const deadline = setTimeout(() => {
           for (const conn of [...open]) conn.destroy();
         }, options.closeGraceMs ?? 2000);
+        ctx.hold.releaseAll();
         for (const conn of [...open]) conn.shutdown();
         void Promise.all([serverClosed, drained]).then(() => {
           clearTimeout(deadline);

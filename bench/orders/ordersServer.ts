@@ -184,7 +184,7 @@ async function handle(m: Message): Promise<object> {
       appendTimes = [];
       const wakes = Object.fromEntries([...watchTallies()].map(([name, tally]) => [name, { ...tally }]));
       const edgeStats = running.edge?.stats;
-      const edge = edgeStats === undefined ? undefined : { requests: edgeStats.requests, upstreamReads: edgeStats.upstreamReads };
+      const edge = edgeStats === undefined ? undefined : { requests: edgeStats.requests, upstreamReads: edgeStats.upstreamReads, holds: edgeStats.holds, heldRequests: edgeStats.heldRequests };
       return { threads: threadCpuMs(), appends, wakes, edge, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
     }
     case 'minute': {

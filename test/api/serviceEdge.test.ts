@@ -60,6 +60,8 @@ t.test('through the edge: underscore header names are answered; edge errors and 
   t.match(metrics, /http_edge_refused_total\{code="version_not_supported"\} 1/);
   t.match(metrics, /http_edge_refused_total\{code="malformed_request"\} 1/);
   t.match(metrics, /http_edge_connections_open \d+/);
+  t.match(metrics, /http_edge_held_requests_total \d+/);
+  t.match(metrics, /http_edge_holds_total \d+/);
   const count = (name: string): number => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(metrics)?.[1] ?? NaN);
   // Every response uWS wrote before this scrape was read by the edge (the scrape's own is not written yet).
   t.ok(count('http_edge_upstream_reads_total') >= count('http_edge_requests_total') - 1, `the edge counted its reads of the responses: ${count('http_edge_upstream_reads_total')} reads, ${count('http_edge_requests_total')} requests`);
@@ -85,6 +87,7 @@ t.test('through the edge: keep-alive connections carry POSTs with bodies', async
       req.end(body);
     });
   const before = service.edge?.stats.connectionsTotal ?? 0;
+  const heldBefore = service.edge?.stats.heldRequests ?? 0;
   const small = await post('[{"token_id":"1"}]');
   const large = await post('[' + ' '.repeat(300_000) + '{"token_id":"1"}]');
   const empty = await post('[]');
@@ -92,6 +95,8 @@ t.test('through the edge: keep-alive connections carry POSTs with bodies', async
   t.same([small.body, large.body, empty.body], ['[]', '[]', '[]']);
   t.same([large.reused, empty.reused], [true, true], 'the later requests reuse the first connection');
   t.equal((service.edge?.stats.connectionsTotal ?? 0) - before, 1, 'one edge connection for three requests');
+  t.equal(service.config.edgeHoldMs, 8, 'writes are held 8 ms by default');
+  t.equal((service.edge?.stats.heldRequests ?? 0) - heldBefore, 3, 'each POST reached an idle service and was held, then answered (api/http/edge/writeHold.ts)');
 });
 
 t.test('through the edge: the client IP reaches the activity allowlist and cannot be spoofed', async (t) => {

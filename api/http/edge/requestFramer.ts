@@ -20,8 +20,11 @@ export const DEFAULT_MAX_HEAD_BYTES = 64 * 1024;
 
 export interface FramerSink {
   forward(piece: Buffer): void;
-  /** A request head went out; its response is now owed (`head`: a HEAD request, whose response has no body). */
-  requestForwarded(upgrade: boolean, underscores: boolean, head: boolean): void;
+  /**
+   * A request head went out; its response is now owed (`head`: a HEAD request, whose response has no body;
+   * `write`: a POST, PUT, PATCH or DELETE).
+   */
+  requestForwarded(upgrade: boolean, underscores: boolean, head: boolean, write: boolean): void;
   /** The stream is refused; `midRequest` when the refused request's head was already forwarded. */
   reject(code: EdgeErrorCode, midRequest: boolean): void;
 }
@@ -103,7 +106,7 @@ export class RequestFramer {
           const parsed = parseRequestHead(r.head, this.ipTail);
           if (parsed.kind === 'error') return this.fail(parsed.code, false);
           for (const piece of parsed.pieces) this.sink.forward(piece);
-          this.sink.requestForwarded(parsed.upgrade, parsed.underscores, parsed.head);
+          this.sink.requestForwarded(parsed.upgrade, parsed.underscores, parsed.head, parsed.write);
           pos = r.next;
           if (parsed.upgrade) this.current = 'awaiting-upgrade';
           else if (parsed.body.kind === 'length') {

@@ -52,6 +52,8 @@ export type ParsedRequestHead =
       readonly head: boolean;
       /** Some header name had an underscore. */
       readonly underscores: boolean;
+      /** POST, PUT, PATCH or DELETE: a request that may change state (edge/writeHold.ts holds these). */
+      readonly write: boolean;
     }
   | { readonly kind: 'error'; readonly code: EdgeErrorCode };
 
@@ -167,7 +169,8 @@ export function parseRequestHead(head: Buffer, ipTail: Buffer): ParsedRequestHea
   } else {
     forwarded = head.subarray(0, last);
   }
-  return { kind: 'request', pieces: [forwarded, ipTail], body, upgrade, head: method === 'HEAD', underscores };
+  const write = method === 'POST' || method === 'DELETE' || method === 'PUT' || method === 'PATCH';
+  return { kind: 'request', pieces: [forwarded, ipTail], body, upgrade, head: method === 'HEAD', underscores, write };
 }
 
 /** GET, POST, DELETE or HEAD, read without making a string (the methods of nearly every request), else undefined. */

@@ -1,0 +1,80 @@
+// The edge's hold of write requests that reach an idle service (--edge-hold-ms; interrupt moderation, as a
+// network card's). Every order, cancellation or other write is a chain of hand-overs between threads (the
+// request thread, the signature worker, the journal's writer, back to the request thread and the edge), and
+// each hand-over to a sleeping thread costs both threads a wake-up and a cache refill, whatever the work it
+// carries. Under load the chain batches by itself: requests queue while the threads are busy, and one wake-up
+// carries many. At a steady moderate rate it does not: with the service idle between requests, each one crosses
+// the whole chain alone.
+//
+// Contract:
+// - A write request (POST, PUT, PATCH, DELETE) that arrives while no request is in flight through the edge (all
+//   answered) opens a hold of `holdMs`; it and every write request that arrives until the hold ends are held at
+//   the edge, then forwarded together. A hold also ends early once `fullAt` requests are held.
+// - While any request is in flight and no hold is open, requests pass at once: the service is awake, and the
+//   requests it is answering batch the new ones behind them. So a hold never adds to a busy service's latency.
+// - Reads (GET, HEAD, OPTIONS …) are never held: they are answered on the request thread alone, without a chain.
+// - A held connection is corked as a whole (its later bytes, pipelined requests and bodies, wait with it), so
+//   each connection's byte order is unchanged; nothing is reordered or dropped, only delayed by at most `holdMs`.
+//
+// It adds at most holdMs to a write's latency when the service is idle, and nothing under load.
+
+/** A connection whose upstream writes are held; release() forwards what it holds. */
+export interface HeldConnection {
+  release(): void;
+}
+
+export interface WriteHoldCounters {
+  holds: number;
+  heldRequests: number;
+}
+
+/** A hold ends once this many requests are held: a batch that size already pays for its hand-overs. */
+export const HOLD_FULL_AT = 32;
+
+export class WriteHold {
+  private held: HeldConnection[] = [];
+  private heldRequests = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** Requests forwarded through the edge and not yet answered, held ones included. */
+  private inFlight = 0;
+
+  constructor(
+    private readonly holdMs: number,
+    private readonly counters: WriteHoldCounters,
+    private readonly fullAt = HOLD_FULL_AT,
+  ) {}
+
+  /**
+   * Whether a write request arriving now waits: a hold is open, or the service has nothing in flight. Call it
+   * before counting the request in flight; when it says true, hold the connection (add) unless it is held.
+   */
+  holds(): boolean {
+    return this.holdMs > 0 && (this.timer !== undefined || this.inFlight === 0);
+  }
+
+  /** `conn` holds its upstream writes from now until release(); `alreadyHeld`: it did since an earlier request of this hold. */
+  add(conn: HeldConnection, alreadyHeld: boolean): void {
+    if (this.timer === undefined) {
+      this.counters.holds++;
+      this.timer = setTimeout(() => this.releaseAll(), this.holdMs);
+    }
+    if (!alreadyHeld) this.held.push(conn);
+    this.counters.heldRequests++;
+    if (++this.heldRequests >= this.fullAt) this.releaseAll();
+  }
+
+  /** Requests in flight changed by `delta` (forwarded: +1; answered, or a closed connection's: −n). */
+  inFlightChanged(delta: number): void {
+    this.inFlight += delta;
+  }
+
+  /** Forwards everything held (the hold's end; also on close, so nothing waits for the timer). */
+  releaseAll(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const held = this.held;
+    this.held = [];
+    this.heldRequests = 0;
+    for (const conn of held) conn.release();
+  }
+}
