@@ -9,10 +9,10 @@
 // Phases, in a fresh directory under BENCH_DIR (default: the system's temporary directory, on the filesystem
 // where bench:orders keeps its servers' data, bench/dataRoot.ts): `fresh` creates BENCH_FILES (2,000) files as
 // ClickHouse writes parts (a directory of ten 200-byte files, renamed when complete); `afterDelete` deletes
-// BENCH_DELETE (20,000) files made for the purpose, then creates the same files again. Reports CPU and system time per file created in each phase and
-// their ratio. It deletes what it made when it ends, so a bench started within minutes of it pays for that
-// too. The last line is one JSON object: {bench: 'file-churn', dir, journal, files, deleted, fresh:
-// {cpuUs, sysUs}, afterDelete: {cpuUs, sysUs}, ratio}.
+// BENCH_DELETE (20,000) files made for the purpose, then creates the same files again. Reports CPU and system
+// time per file created in each phase and their ratio. It deletes what it made when it ends, so a bench started
+// within minutes of it pays for that too. The last line is one JSON object: {bench: 'file-churn', dir, journal,
+// files, deleted, fresh: {cpuUs, sysUs}, afterDelete: {cpuUs, sysUs}, ratio}.
 
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
