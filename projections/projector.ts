@@ -101,14 +101,14 @@ export interface ProjectorOptions {
    */
   readonly minIntervalMs?: number;
   /**
-   * Under light load, commits further apart than minIntervalMs: after the least pause, while fewer than
-   * `records` records wait and nobody waits for a position, the projector waits on, up to `intervalMs` after
-   * the commit. Each commit costs ClickHouse a fixed amount per table (a part per table, and the merges that
-   * rewrite them), which at a few hundred orders per second was most of the process's CPU per order; under
-   * load the records reach `records` within the least pause, and commits are spaced by minIntervalMs as before.
-   * Unset: minIntervalMs alone.
+   * Under light load, commits further apart than minIntervalMs. The load is light when fewer than `records`
+   * records wait once the least pause is over; the projector then waits on, up to `intervalMs` after the
+   * commit, until `maxRecords` (default `records`) wait or somebody waits for a position. Each commit costs
+   * ClickHouse a fixed amount per table (a part per table, and the merges that rewrite them), which at a few
+   * hundred orders per second was most of the process's CPU per order; under load the records reach `records`
+   * within the least pause, and commits are spaced by minIntervalMs as before. Unset: minIntervalMs alone.
    */
-  readonly lightLoad?: { readonly intervalMs: number; readonly records: number };
+  readonly lightLoad?: { readonly intervalMs: number; readonly records: number; readonly maxRecords?: number };
   /** Called after each committed batch with the rows the projector sent (derived tables not counted). */
   readonly onBatch?: (from: number, to: number, rows: number) => void;
   /**
@@ -162,7 +162,7 @@ export class Projector {
   private readonly accounts = new AccountTotalsBuilder();
   private waiters: { pos: number; resolve: () => void }[] = [];
   private wake: (() => void) | null = null;
-  /** While run() waits on under light load: the backlog that ends the wait (lightLoad.records). */
+  /** While run() waits on under light load: the backlog that ends the wait (lightLoad.maxRecords). */
   private lightUntil: number | undefined;
   /** Ends a pause between commits early: set while run() waits out minIntervalMs. */
   private hurry: (() => void) | null = null;
@@ -582,7 +582,7 @@ export class Projector {
     this.hurry = null;
     const light = this.options.lightLoad;
     if (light === undefined || light.intervalMs <= ms || this.waiters.length > 0 || signal.aborted || this.backlog >= light.records) return;
-    this.lightUntil = light.records;
+    this.lightUntil = light.maxRecords ?? light.records;
     await pause(light.intervalMs - ms, signal, (end) => (this.hurry = end));
     this.hurry = null;
     this.lightUntil = undefined;

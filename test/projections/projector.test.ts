@@ -162,6 +162,38 @@ t.test('under light load commits wait on past minIntervalMs until enough records
   await running;
 });
 
+t.test('under light load the wait ends once lightLoad.maxRecords wait, not lightLoad.records', async (t) => {
+  const commands = sessionFor(407, 200);
+  const first = commands.length - 40;
+  const session = await loggedSession(commands.slice(0, first));
+  const { ch, db } = await freshDatabase();
+  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, minIntervalMs: 20, lightLoad: { intervalMs: 60_000, records: 10, maxRecords: 25 } });
+  await projector.start();
+  const controller = new AbortController();
+  const running = projector.run(controller.signal);
+  await projector.waitFor(first);
+  let pos = first;
+  const append = async (n: number): Promise<void> => {
+    const records = commands.slice(pos, pos + n).map((command, i) => ({ pos: pos + 1 + i, command, events: session.engine.apply(command) }));
+    pos += n;
+    await session.journal.append(records);
+    projector.notify();
+  };
+  await append(1);
+  await projector.waitFor(first + 1, 5_000);
+  // Past the least pause (20 ms), with nothing waiting: the load is light.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await append(15);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.equal(projector.position, first + 1, '15 records wait (past records, short of maxRecords): no commit 300 ms on');
+  await append(10);
+  const started = Date.now();
+  while (projector.position < first + 26 && Date.now() - started < 5_000) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.equal(projector.position, first + 26, 'maxRecords waiting end the wait at once');
+  controller.abort();
+  await running;
+});
+
 t.test('minIntervalMs spaces commits while the log grows; a reader waiting for a position cuts the pause short', async (t) => {
   const commands = sessionFor(405, 200);
   const first = commands.length - 20;
