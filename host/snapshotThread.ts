@@ -11,8 +11,13 @@ import type { LiveStateOptions } from '../projections/live/liveState.js';
 import type { NotificationStateOptions } from '../projections/notifications/notificationState.js';
 import type { SnapshotJob, SnapshotReply } from './snapshotWorker.js';
 
-/** Most time (ms) durable records wait before they are sent to the follower, and most records held. */
-const FOLLOW_EVERY_MS = 50;
+/**
+ * Most time (ms) durable records wait before they are sent to the follower, and most records held. Each
+ * hand-over wakes the snapshot thread, whose wake-up at a steady rate costs more than the records it applies
+ * (at 400 orders/s: ~20 µs of its CPU per order at 50 ms, ~10 at 250); the copy's lag costs nothing, as every
+ * request to the thread sends the held records first.
+ */
+const FOLLOW_EVERY_MS = 250;
 const FOLLOW_MAX_HELD = 2_000;
 
 export class SnapshotThreadUnavailable extends Error {

@@ -612,6 +612,8 @@ export class Projector {
         resolve();
       };
       this.waiters.push({ pos, resolve: done });
+      // An idle run() or one pausing between commits goes on at once.
+      this.wake?.();
       this.hurry?.();
     });
   }

@@ -36,8 +36,13 @@ export type ProjectorNews =
   | { readonly kind: 'failed'; readonly message: string }
   | { readonly kind: 'stopped'; readonly error?: string };
 
-/** How often (ms) the thread looks at the durable end while its projector waits between commits. */
-const WATCH_MS = 50;
+/**
+ * How often (ms) the thread looks at the durable end while its projector waits between commits or idles (also
+ * its run()'s own idle look): what a look finds only starts a commit, or ends a light-load wait, sooner, and a
+ * reader waiting for a position wakes the projector itself (Projector.waitFor). Each look wakes this thread,
+ * which at a steady rate costs more than what it finds.
+ */
+const WATCH_MS = 250;
 
 const port = parentPort;
 if (port === null) throw new Error('projectorWorker.ts runs as a worker thread');
@@ -48,7 +53,7 @@ const end = new SharedPosition(data.end);
 const projected = new SharedPosition(data.projected);
 const relay = relayedClickHouse((request) => port.postMessage(request), data.spoolDir);
 const log = new JournalTail(data.journalDir, end);
-const projector = new Projector(relay.client, data.db, log, { ...data.options, onBatch: (_from, to) => projected.advance(to) });
+const projector = new Projector(relay.client, data.db, log, { ...data.options, idleMs: WATCH_MS, onBatch: (_from, to) => projected.advance(to) });
 const stopRun = new AbortController();
 let running: Promise<void> | undefined;
 let seen = end.get();

@@ -194,6 +194,27 @@ t.test('under light load the wait ends once lightLoad.maxRecords wait, not light
   await running;
 });
 
+t.test('a reader waiting for a position wakes an idle run() at once, whatever idleMs', async (t) => {
+  const commands = sessionFor(408, 120);
+  const first = commands.length - 5;
+  const session = await loggedSession(commands.slice(0, first));
+  const { ch, db } = await freshDatabase();
+  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, idleMs: 60_000 });
+  await projector.start();
+  const controller = new AbortController();
+  const running = projector.run(controller.signal);
+  await projector.waitFor(first);
+  // run() is idle now, looking again only after idleMs; nothing notifies it of the records below.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const records = commands.slice(first).map((command, i) => ({ pos: first + 1 + i, command, events: session.engine.apply(command) }));
+  await session.journal.append(records);
+  const waited = Date.now();
+  await projector.waitFor(commands.length, 10_000);
+  t.ok(Date.now() - waited < 5_000, `the reader's position was projected ${Date.now() - waited} ms after it asked`);
+  controller.abort();
+  await running;
+});
+
 t.test('minIntervalMs spaces commits while the log grows; a reader waiting for a position cuts the pause short', async (t) => {
   const commands = sessionFor(405, 200);
   const first = commands.length - 20;
