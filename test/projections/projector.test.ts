@@ -125,12 +125,13 @@ t.test('builder codes reach orders and both sides of fills', async (t) => {
   t.ok(builderFills === 0 || tagged > 0, `${tagged} of ${builderFills} fills attributed`);
 });
 
-t.test('under light load commits wait on past minIntervalMs until enough records wait; a waiting reader still cuts it short', async (t) => {
-  const commands = sessionFor(406, 200);
-  const first = commands.length - 30;
+/** A running projector with light-load spacing over a journaled session, `tail` commands of it not yet appended. */
+async function lightLoadRun(seed: number, tail: number, lightLoad: { intervalMs: number; records: number; maxRecords?: number }) {
+  const commands = sessionFor(seed, 200);
+  const first = commands.length - tail;
   const session = await loggedSession(commands.slice(0, first));
   const { ch, db } = await freshDatabase();
-  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, minIntervalMs: 20, lightLoad: { intervalMs: 60_000, records: 10 } });
+  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, minIntervalMs: 20, lightLoad });
   await projector.start();
   const controller = new AbortController();
   const running = projector.run(controller.signal);
@@ -142,6 +143,11 @@ t.test('under light load commits wait on past minIntervalMs until enough records
     await session.journal.append(records);
     projector.notify();
   };
+  return { first, projector, append, stop: async (): Promise<void> => { controller.abort(); await running; } };
+}
+
+t.test('under light load commits wait on past minIntervalMs until enough records wait; a waiting reader still cuts it short', async (t) => {
+  const { first, projector, append, stop } = await lightLoadRun(406, 30, { intervalMs: 60_000, records: 10 });
   await append(1);
   // The projector waits on after its last commit (nothing waits); a reader waiting for the record ends that.
   await projector.waitFor(first + 1, 5_000);
@@ -158,27 +164,11 @@ t.test('under light load commits wait on past minIntervalMs until enough records
   const waited = Date.now();
   await projector.waitFor(first + 13, 10_000);
   t.ok(Date.now() - waited < 5_000, 'a reader waiting for a position ends the wait');
-  controller.abort();
-  await running;
+  await stop();
 });
 
 t.test('under light load the wait ends once lightLoad.maxRecords wait, not lightLoad.records', async (t) => {
-  const commands = sessionFor(407, 200);
-  const first = commands.length - 40;
-  const session = await loggedSession(commands.slice(0, first));
-  const { ch, db } = await freshDatabase();
-  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, minIntervalMs: 20, lightLoad: { intervalMs: 60_000, records: 10, maxRecords: 25 } });
-  await projector.start();
-  const controller = new AbortController();
-  const running = projector.run(controller.signal);
-  await projector.waitFor(first);
-  let pos = first;
-  const append = async (n: number): Promise<void> => {
-    const records = commands.slice(pos, pos + n).map((command, i) => ({ pos: pos + 1 + i, command, events: session.engine.apply(command) }));
-    pos += n;
-    await session.journal.append(records);
-    projector.notify();
-  };
+  const { first, projector, append, stop } = await lightLoadRun(407, 40, { intervalMs: 60_000, records: 10, maxRecords: 25 });
   await append(1);
   await projector.waitFor(first + 1, 5_000);
   // Past the least pause (20 ms), with nothing waiting: the load is light.
@@ -190,8 +180,7 @@ t.test('under light load the wait ends once lightLoad.maxRecords wait, not light
   const started = Date.now();
   while (projector.position < first + 26 && Date.now() - started < 5_000) await new Promise((resolve) => setTimeout(resolve, 10));
   t.equal(projector.position, first + 26, 'maxRecords waiting end the wait at once');
-  controller.abort();
-  await running;
+  await stop();
 });
 
 t.test('a reader waiting for a position wakes an idle run() at once, whatever idleMs', async (t) => {
