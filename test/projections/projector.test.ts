@@ -4,7 +4,7 @@
 
 import t from 'tap';
 import type { ClickHouseClient } from '@clickhouse/client';
-import { Projector } from '../../projections/projector.js';
+import { Projector, type ProjectorOptions } from '../../projections/projector.js';
 import { FEE_ACCOUNT, countFills, dumpTables, freshDatabase, loggedSession, sessionFor } from '../support/projectionFixtures.js';
 import { statementByStatement } from '../support/statementByStatement.js';
 
@@ -125,29 +125,30 @@ t.test('builder codes reach orders and both sides of fills', async (t) => {
   t.ok(builderFills === 0 || tagged > 0, `${tagged} of ${builderFills} fills attributed`);
 });
 
-/** A running projector with light-load spacing over a journaled session, `tail` commands of it not yet appended. */
-async function lightLoadRun(seed: number, tail: number, lightLoad: { intervalMs: number; records: number; maxRecords?: number }) {
+/** A running projector over a journaled session, `tail` commands of it not yet appended (append() adds them). */
+async function runningProjector(seed: number, tail: number, options: Pick<ProjectorOptions, 'minIntervalMs' | 'lightLoad' | 'idleMs'>) {
   const commands = sessionFor(seed, 200);
   const first = commands.length - tail;
   const session = await loggedSession(commands.slice(0, first));
   const { ch, db } = await freshDatabase();
-  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, minIntervalMs: 20, lightLoad });
+  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, ...options });
   await projector.start();
   const controller = new AbortController();
   const running = projector.run(controller.signal);
   await projector.waitFor(first);
   let pos = first;
-  const append = async (n: number): Promise<void> => {
+  /** Appends the next `n` commands; `notify` false leaves the projector to find them itself. */
+  const append = async (n: number, notify = true): Promise<void> => {
     const records = commands.slice(pos, pos + n).map((command, i) => ({ pos: pos + 1 + i, command, events: session.engine.apply(command) }));
     pos += n;
     await session.journal.append(records);
-    projector.notify();
+    if (notify) projector.notify();
   };
   return { first, projector, append, stop: async (): Promise<void> => { controller.abort(); await running; } };
 }
 
 t.test('under light load commits wait on past minIntervalMs until enough records wait; a waiting reader still cuts it short', async (t) => {
-  const { first, projector, append, stop } = await lightLoadRun(406, 30, { intervalMs: 60_000, records: 10 });
+  const { first, projector, append, stop } = await runningProjector(406, 30, { minIntervalMs: 20, lightLoad: { intervalMs: 60_000, records: 10 } });
   await append(1);
   // The projector waits on after its last commit (nothing waits); a reader waiting for the record ends that.
   await projector.waitFor(first + 1, 5_000);
@@ -168,7 +169,7 @@ t.test('under light load commits wait on past minIntervalMs until enough records
 });
 
 t.test('under light load the wait ends once lightLoad.maxRecords wait, not lightLoad.records', async (t) => {
-  const { first, projector, append, stop } = await lightLoadRun(407, 40, { intervalMs: 60_000, records: 10, maxRecords: 25 });
+  const { first, projector, append, stop } = await runningProjector(407, 40, { minIntervalMs: 20, lightLoad: { intervalMs: 60_000, records: 10, maxRecords: 25 } });
   await append(1);
   await projector.waitFor(first + 1, 5_000);
   // Past the least pause (20 ms), with nothing waiting: the load is light.
@@ -184,24 +185,14 @@ t.test('under light load the wait ends once lightLoad.maxRecords wait, not light
 });
 
 t.test('a reader waiting for a position wakes an idle run() at once, whatever idleMs', async (t) => {
-  const commands = sessionFor(408, 120);
-  const first = commands.length - 5;
-  const session = await loggedSession(commands.slice(0, first));
-  const { ch, db } = await freshDatabase();
-  const projector = new Projector(ch, db, session.journal, { feeAccount: FEE_ACCOUNT, idleMs: 60_000 });
-  await projector.start();
-  const controller = new AbortController();
-  const running = projector.run(controller.signal);
-  await projector.waitFor(first);
+  const { first, projector, append, stop } = await runningProjector(408, 5, { idleMs: 60_000 });
   // run() is idle now, looking again only after idleMs; nothing notifies it of the records below.
   await new Promise((resolve) => setTimeout(resolve, 100));
-  const records = commands.slice(first).map((command, i) => ({ pos: first + 1 + i, command, events: session.engine.apply(command) }));
-  await session.journal.append(records);
+  await append(5, false);
   const waited = Date.now();
-  await projector.waitFor(commands.length, 10_000);
+  await projector.waitFor(first + 5, 10_000);
   t.ok(Date.now() - waited < 5_000, `the reader's position was projected ${Date.now() - waited} ms after it asked`);
-  controller.abort();
-  await running;
+  await stop();
 });
 
 t.test('minIntervalMs spaces commits while the log grows; a reader waiting for a position cuts the pause short', async (t) => {
