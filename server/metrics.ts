@@ -230,6 +230,28 @@ export class ServiceMetrics {
     });
   }
 
+  /** Publishes where the order chain's threads run (server/chainAffinity.ts). */
+  watchChainAffinity(chain: { readonly placement: 'spread' | 'pinned'; readonly moves: number }): void {
+    const registers = [this.registry];
+    new Gauge({
+      name: 'order_chain_pinned',
+      help: "1 while the order path's threads share one CPU (light load, --chain-affinity), 0 while they run on every CPU.",
+      registers,
+      collect() {
+        this.set(chain.placement === 'pinned' ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'order_chain_moves_total',
+      help: "Times the order path's threads were moved onto one CPU or back onto every CPU.",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(chain.moves);
+      },
+    });
+  }
+
   /**
    * Publishes the WebSocket channels' counters (api/ws/wsCounters.ts), read when scraped; `slowAtEdge`, the
    * slow clients the header edge closed itself (api/http/edge/wsDirect.ts).

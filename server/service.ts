@@ -29,6 +29,7 @@ import { loadUws } from '../api/http/uwsLoader.js';
 import { DurableFollower } from '../log/durableFollower.js';
 import { ServiceMetrics } from './metrics.js';
 import { keepForeignThreadsNiced } from './processPriority.js';
+import { watchChainAffinity } from './chainAffinity.js';
 import { startDemoTraders, type DemoTraders } from '../demo/demoTraders.js';
 import { LateFanout, startFront } from './front.js';
 import { StreamPublisher } from '../api/ws/streamPublisher.js';
@@ -302,6 +303,14 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     onFatal: hooks.onFatal,
   });
   const port = front.port;
+  // The order path's threads on one CPU while they need less than one (server/chainAffinity.ts).
+  const chain = config.chainAffinity
+    ? watchChainAffinity(
+        (placement, cpus) => logger.info({ placement, cpus }, placement === 'pinned' ? "the order path's threads share one CPU (light load)" : "the order path's threads run on every CPU"),
+        (error) => logger.warn({ err: error }, "the order path's threads stay on every CPU"),
+      )
+    : undefined;
+  if (chain !== undefined) metrics.watchChainAffinity(chain);
 
   // Demo traders trade the demo catalog through the public port like any client; never beside a real catalog.
   const demo = demoTradersWanted(config)
@@ -314,6 +323,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      await chain?.stop();
       await demo?.stop();
       await clickhouseHttp?.close();
       await front.close();

@@ -17,10 +17,15 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+/**
+ * The defaults, for a test: a data directory of its own, any port, no rate limits, logs and demo traders off, and
+ * the chain's CPU affinity off (test processes share the machine's CPUs side by side; the suites of
+ * server/chainAffinity.ts turn it on).
+ */
 export function testConfig(settings: Partial<Config> = {}): Config {
   const parsed = parseConfig([], {});
   if (parsed.kind !== 'config') throw new Error('default configuration is invalid');
-  return { ...parsed.config, dataDir: mkdtempSync(join(tmpdir(), 'svc-')), httpPort: 0, rateLimit: false, logLevel: 'silent', demoTraders: false, ...settings };
+  return { ...parsed.config, dataDir: mkdtempSync(join(tmpdir(), 'svc-')), httpPort: 0, rateLimit: false, logLevel: 'silent', demoTraders: false, chainAffinity: false, ...settings };
 }
 
 export async function startTestService(settings: Partial<Config> = {}): Promise<TestService> {
