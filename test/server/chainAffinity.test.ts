@@ -3,7 +3,7 @@
 // chain's threads move.
 
 import t from 'tap';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { readdirSync } from 'node:fs';
@@ -90,7 +90,8 @@ process.exit(0);
 `;
 
 const cpus = existsSync('/proc/self/status') ? parseCpuList(/Cpus_allowed_list:\s*(\S+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? '') : [];
-const skip = cpus.length < 2 ? 'needs Linux with two CPUs or more for this process' : false;
+const hasTaskset = spawnSync('taskset', ['-V']).status === 0;
+const skip = cpus.length < 2 ? 'needs Linux with two CPUs or more for this process' : !hasTaskset ? 'needs taskset (util-linux)' : false;
 
 t.test('a quiet chain runs on one CPU, a busy one on every CPU, other threads are not moved', { skip }, async (tt) => {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_OPTIONS'));
