@@ -7,6 +7,7 @@ import type { RouteDef } from '../api/http/apiTypes.js';
 import type { HeaderEdgeStats } from '../api/http/headerEdge.js';
 import type { SyncReport } from '../catalog/sync/syncWorker.js';
 import type { WsCounters } from '../api/ws/wsCounters.js';
+import type { ChainAffinity } from './chainAffinity.js';
 import type { DurableFollower } from '../log/durableFollower.js';
 import { watchTallies, type WatchTally } from '../threads/answerWatch.js';
 
@@ -231,7 +232,7 @@ export class ServiceMetrics {
   }
 
   /** Publishes where the order chain's threads run (server/chainAffinity.ts). */
-  watchChainAffinity(chain: { readonly placement: 'spread' | 'pinned'; readonly moves: number }): void {
+  watchChainAffinity(chain: Pick<ChainAffinity, 'placement' | 'moves'>): void {
     const registers = [this.registry];
     new Gauge({
       name: 'order_chain_pinned',

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 
 /** The ids of this process's threads (Linux /proc; throws elsewhere). */
-function threadIds(): number[] {
+export function threadIds(): number[] {
   return readdirSync('/proc/self/task').map(Number).filter((tid) => Number.isInteger(tid) && tid > 0);
 }
 
