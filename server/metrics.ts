@@ -215,7 +215,7 @@ export class ServiceMetrics {
       ['http_edge_upgrades_total', 'Connections the header edge switched to passthrough after a 101.', (s) => s.upgrades],
       ['http_edge_internal_errors_total', 'Connections closed because the header edge itself failed (a bug; 0 when healthy).', (s) => s.internalErrors],
       ['http_edge_upstream_reads_total', "Reads of uWS's output by the header edge (about one per response when uWS writes each response in one piece).", (s) => s.upstreamReads],
-      ['http_edge_holds_total', 'Holds of write requests that reached the service idle (--edge-hold-ms).', (s) => s.holds],
+      ['http_edge_holds_total', 'Holds of write requests that reached the service idle or answering a few requests (--edge-hold-ms).', (s) => s.holds],
       ['http_edge_held_requests_total', 'Write requests the header edge held, to forward them together (--edge-hold-ms).', (s) => s.heldRequests],
     ];
     countersOf(registers, counts, () => edge.stats);

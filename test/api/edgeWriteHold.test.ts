@@ -1,8 +1,9 @@
 // The header edge's hold of write requests (api/http/edge/writeHold.ts, --edge-hold-ms): the hold's rules on
-// their own (timer, the early end when full, never while a request is in flight), then through the edge in
-// front of a real uWS 20.30 that stamps when each request reaches it: writes that reach an idle service go
-// together after the hold, reads and writes to a busy service pass at once, a held connection keeps its
-// pipelined requests and bodies in order, and close() forwards what is held.
+// their own (timer, the early end when full, never while more than a few requests are in flight), then
+// through the edge in front of a real uWS 20.30 that stamps when each request reaches it: writes that reach an
+// idle service, or one answering a few requests, go together after the hold, reads and writes to a busy
+// service pass at once, a held connection keeps its pipelined requests and bodies in order, and close()
+// forwards what is held.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -11,13 +12,13 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
-import { WriteHold, type HeldConnection } from '../../api/http/edge/writeHold.js';
+import { HOLD_UP_TO_IN_FLIGHT, WriteHold, type HeldConnection } from '../../api/http/edge/writeHold.js';
 import { startHeaderEdge, type HeaderEdge } from '../../api/http/headerEdge.js';
 import { loadUws } from '../../api/http/uwsLoader.js';
 
 const { uws } = loadUws(false);
 
-t.test('WriteHold: opens only on an idle service, ends after holdMs or when full', async (t) => {
+t.test('WriteHold: opens only while at most upToInFlight requests are in flight, ends after holdMs or when full', async (t) => {
   const counters = { holds: 0, heldRequests: 0 };
   const released: string[] = [];
   const conn = (name: string): HeldConnection => ({ release: () => void released.push(name) });
@@ -25,7 +26,7 @@ t.test('WriteHold: opens only on an idle service, ends after holdMs or when full
   const off = new WriteHold(0, counters);
   t.equal(off.holds(), false, 'holdMs 0: never');
 
-  const hold = new WriteHold(40, counters, 3);
+  const hold = new WriteHold(40, counters, 3, 1);
   t.equal(hold.holds(), true, 'nothing in flight: a write waits');
   hold.add(conn('a'), false);
   hold.inFlightChanged(1);
@@ -35,9 +36,11 @@ t.test('WriteHold: opens only on an idle service, ends after holdMs or when full
   t.same(released, [], 'nothing released before the hold ends');
   await delay(80);
   t.same(released, ['a', 'b'], 'the hold ended after holdMs and released every connection once');
-  t.equal(hold.holds(), false, 'requests in flight and no hold open: writes pass');
-  hold.inFlightChanged(-2);
-  t.equal(hold.holds(), true, 'all answered: the next write opens a hold again');
+  t.equal(hold.holds(), false, 'more than upToInFlight (1) in flight and no hold open: writes pass');
+  hold.inFlightChanged(-1);
+  t.equal(hold.holds(), true, 'one left in flight (upToInFlight): the next write opens a hold');
+  hold.inFlightChanged(-1);
+  t.equal(hold.holds(), true, 'all answered: the next write opens a hold');
 
   released.length = 0;
   const c = conn('c');
@@ -152,16 +155,28 @@ t.test('through the edge in front of uWS', async (t) => {
     t.equal(edge.stats.heldRequests, 2, 'nothing more held');
   });
 
-  await t.test('while a request is in flight, writes pass at once', async (t) => {
+  await t.test('while a few requests are in flight, a write is held', async (t) => {
     const slow = send(edge.port, get('/slow', 's'), 'slow done');
     await delay(50);
     const sent = performance.now();
     await send(edge.port, post('w3', 'three'), 'three');
     const w3 = (up.at.get('w3') ?? 0) - sent;
-    t.ok(w3 < HOLD_MS / 2, `the write reached uWS at once (${w3.toFixed(0)} ms)`);
-    t.equal(edge.stats.heldRequests, 2, 'nothing more held');
+    t.ok(w3 >= HOLD_MS - 5, `one request in flight: the write reached uWS after the hold (${w3.toFixed(0)} ms)`);
+    t.equal(edge.stats.heldRequests, 3, 'held');
     up.releaseSlow();
     await slow;
+  });
+
+  await t.test('while more than HOLD_UP_TO_IN_FLIGHT requests are in flight, writes pass at once', async (t) => {
+    const slow = Array.from({ length: HOLD_UP_TO_IN_FLIGHT + 1 }, (_, i) => send(edge.port, get('/slow', `s${i}`), 'slow done'));
+    await delay(50);
+    const sent = performance.now();
+    await send(edge.port, post('w4', 'four'), 'four');
+    const w4 = (up.at.get('w4') ?? 0) - sent;
+    t.ok(w4 < HOLD_MS / 2, `${HOLD_UP_TO_IN_FLIGHT + 1} in flight: the write reached uWS at once (${w4.toFixed(0)} ms)`);
+    t.equal(edge.stats.heldRequests, 3, 'nothing more held');
+    up.releaseSlow();
+    await Promise.all(slow);
   });
 
   await t.test('a held connection keeps its pipelined requests and bodies in order', async (t) => {
@@ -169,7 +184,7 @@ t.test('through the edge in front of uWS', async (t) => {
     const got = await send(edge.port, post('p1', 'alpha') + post('p2', 'beta') + post('p3', 'gamma'), 'gamma');
     const bodies = got.split('\r\n\r\n').slice(1).map((part) => part.replace(/HTTP\/1\.1[\s\S]*$/, ''));
     t.same(bodies, ['alpha', 'beta', 'gamma'], 'three answers, in order, bodies intact');
-    t.equal(edge.stats.heldRequests, 5, 'the three were held');
+    t.equal(edge.stats.heldRequests, 6, 'the three were held');
   });
 });
 
