@@ -235,6 +235,8 @@ interface CpuAnswer extends Record<string, unknown> {
    * requests they held (absent without the edge, or from older builds; the holds from builds before them).
    */
   readonly edge?: { requests: number; upstreamReads: number; holds?: number; heldRequests?: number };
+  /** Where the order path's threads run and how often they moved (server/chainAffinity.ts; absent from builds without it or with it off). */
+  readonly chain?: { placement: string; moves: number };
   /** Against the cluster: the API node's replica delay (engine stamp to replica applied), ms. */
   readonly replicaDelay?: { p50Ms: number; p90Ms: number; p99Ms: number };
   /** Against the cluster: CPU so far of the Kafka broker's JIT compiler threads, ms (0 without a broker started here). */
@@ -685,6 +687,7 @@ async function main(): Promise<void> {
       const holding = holds > 0 ? `; ${held} requests held in ${holds} holds (${(held / holds).toFixed(2)} per hold, --edge-hold-ms)` : '';
       console.log(`edge: ${requests} requests forwarded, ${reads} reads of the service's responses (${(reads / Math.max(1, requests)).toFixed(2)} per request)${holding}`);
     }
+    if (after.chain !== undefined) console.log(`order path's threads (--chain-affinity): ${after.chain.placement} at the window's end, ${after.chain.moves - (before.chain?.moves ?? 0)} moves over the window`);
     if (threads.length > 0) console.log(`${CLUSTER ? 'processes' : 'server threads'} (CPU us/order): ${threads.slice(0, 10).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
     const clickhouseUs = CLUSTER ? undefined : clickhouseShareUs(before.threads, after.threads, orders.length);
     if (clickhouseUs !== undefined) console.log(`ClickHouse (chDB's own threads and libuv's pool, on which its queries run): ${clickhouseUs} us/order`);

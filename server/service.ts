@@ -29,7 +29,7 @@ import { loadUws } from '../api/http/uwsLoader.js';
 import { DurableFollower } from '../log/durableFollower.js';
 import { ServiceMetrics } from './metrics.js';
 import { keepForeignThreadsNiced } from './processPriority.js';
-import { watchChainAffinity } from './chainAffinity.js';
+import { watchChainAffinity, type ChainAffinity } from './chainAffinity.js';
 import { startDemoTraders, type DemoTraders } from '../demo/demoTraders.js';
 import { LateFanout, startFront } from './front.js';
 import { StreamPublisher } from '../api/ws/streamPublisher.js';
@@ -75,6 +75,8 @@ export interface RunningService {
   readonly http: HttpServer;
   /** The header edge on the public port; undefined with --header-edge false. */
   readonly edge: HeaderEdge | undefined;
+  /** Where the order path's threads run (server/chainAffinity.ts); undefined with --chain-affinity false. */
+  readonly chainAffinity: Pick<ChainAffinity, 'placement' | 'moves'> | undefined;
   readonly metrics: ServiceMetrics;
   /** The demo traders, when they run (demoTradersWanted). */
   readonly demo: DemoTraders | undefined;
@@ -356,6 +358,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     ch,
     http: front.http,
     edge: front.edge,
+    chainAffinity: chain,
     metrics,
     demo,
     clickhouseHttp,

@@ -185,7 +185,8 @@ async function handle(m: Message): Promise<object> {
       const wakes = Object.fromEntries([...watchTallies()].map(([name, tally]) => [name, { ...tally }]));
       const edgeStats = running.edge?.stats;
       const edge = edgeStats === undefined ? undefined : { requests: edgeStats.requests, upstreamReads: edgeStats.upstreamReads, holds: edgeStats.holds, heldRequests: edgeStats.heldRequests };
-      return { threads: threadCpuMs(), appends, wakes, edge, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
+      const chain = running.chainAffinity === undefined ? undefined : { placement: running.chainAffinity.placement, moves: running.chainAffinity.moves };
+      return { threads: threadCpuMs(), appends, wakes, edge, chain, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
     }
     case 'minute': {
       const answer = { ...minute, stallMaxMs: Math.max(0, minuteDelay.max / 1e6 - LOOP_RESOLUTION_MS), ...(await requestTimes()) };
