@@ -31,11 +31,15 @@ import { threadIds } from './processPriority.js';
 
 /** How often the chain's CPU is read. */
 export const SAMPLE_MS = 250;
-/** Pin when the chain has used less than this share of one CPU for SETTLE_MS. */
-export const PIN_BELOW = 0.25;
+/**
+ * Pin when the chain has used less than this share of one CPU for SETTLE_MS. At 400 orders/s the chain, spread,
+ * uses 0.20–0.28 of a CPU on this project's 2-core VM as its speed varies by the hour, at 1,200/s 0.33–0.39 on a
+ * fast hour; pinned is cheaper at the first and not at the second (docs/benchmarks.md).
+ */
+export const PIN_BELOW = 0.3;
 export const SETTLE_MS = 2_000;
 /** Spread as soon as a sample finds the pinned chain above this share of its CPU. */
-export const SPREAD_ABOVE = 0.35;
+export const SPREAD_ABOVE = 0.4;
 /**
  * Spread when threads other than the chain's used more than this share of the pinned CPU over the last
  * CONTENDED_WINDOW_MS; it is then not pinned again for CONTENDED_HOLD_OFF_MS, so that such neighbours do not move
