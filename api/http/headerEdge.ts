@@ -11,10 +11,10 @@
 //   the client sent is removed. A request that cannot be framed unambiguously is answered by the edge
 //   (edge/edgeErrors.ts: 400 `{"error":"malformed request"}`, 413, 431, 505) and never forwarded; the
 //   connection is then closed.
-// - A write request (POST, PUT, PATCH, DELETE) that reaches an idle service, nothing in flight, is held up to
-//   options.holdMs with the writes that arrive meanwhile, then all go on together (edge/writeHold.ts): a
-//   connection's bytes are delayed, never reordered. Reads, and everything while any request is in flight, pass
-//   at once.
+// - A write request (POST, PUT, PATCH, DELETE) that reaches an idle service, or one with at most
+//   HOLD_UP_TO_IN_FLIGHT (8) requests in flight, is held up to options.holdMs with the writes that arrive
+//   meanwhile, then all go on together (edge/writeHold.ts): a connection's bytes are delayed, never reordered.
+//   Reads, and everything while more requests are in flight, pass at once.
 // - uWS → client: bytes pass unchanged; edge/responseTracker.ts only counts responses, so the edge's own
 //   answer comes after uWS's answers to earlier pipelined requests, an upgrade switches the connection to
 //   raw passthrough only when uWS answers 101, and a client's FIN is passed on only once the responses

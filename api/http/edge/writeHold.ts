@@ -1,8 +1,8 @@
-// The edge's hold of write requests that reach an idle or nearly idle service (--edge-hold-ms; interrupt moderation, as a
-// network card's). Every order, cancellation or other write is a chain of hand-overs between threads (the
-// request thread, the signature worker, the journal's writer, back to the request thread and the edge), and
-// each hand-over to a sleeping thread costs both threads a wake-up and a cache refill, whatever the work it
-// carries. Under load the chain batches by itself: requests queue while the threads are busy, and one wake-up
+// The edge's hold of write requests that reach an idle or nearly idle service (--edge-hold-ms; interrupt
+// moderation, as a network card's). Every order, cancellation or other write is a chain of hand-overs between
+// threads (the request thread, the signature worker, the journal's writer, back to the request thread and the
+// edge), and each hand-over to a sleeping thread costs both threads a wake-up and a cache refill, whatever the
+// work it carries. Under load the chain batches by itself: requests queue while the threads are busy, and one wake-up
 // carries many. At a steady moderate rate it does not: with the service idle between requests, each one crosses
 // the whole chain alone.
 //
