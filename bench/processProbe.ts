@@ -30,6 +30,19 @@ export function threadCpuMs(): Record<string, number> {
 /** threadCpuMs of another process (`pid`), read from /proc/<pid>/task; {} where that cannot be read. */
 export function threadCpuMsOf(pid: number): Record<string, number> {
   const out: Record<string, number> = {};
+  for (const { name, ms } of threadCpuByTid(pid).values()) out[name] = (out[name] ?? 0) + ms;
+  return out;
+}
+
+/** One thread's name (as threadCpuMs groups it) and CPU ms so far. */
+export interface ThreadCpu {
+  readonly name: string;
+  readonly ms: number;
+}
+
+/** The CPU ms of each thread of process `pid` by thread id, with its name now; empty where /proc cannot be read. */
+export function threadCpuByTid(pid: number): Map<number, ThreadCpu> {
+  const out = new Map<number, ThreadCpu>();
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       let stat: string;
@@ -39,10 +52,26 @@ export function threadCpuMsOf(pid: number): Record<string, number> {
         continue; // the thread ended between the listing and the read
       }
       const name = tid === String(pid) ? 'main (JS)' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '');
-      out[name] = (out[name] ?? 0) + ticksOf(stat) * 10;
+      out.set(Number(tid), { name, ms: ticksOf(stat) * 10 });
     }
   } catch {
     // not Linux, or the process is gone: no per-thread figures
+  }
+  return out;
+}
+
+/**
+ * CPU ms by thread name between two threadCpuByTid readings: each thread's own difference, under its name at the
+ * second reading (a pool thread that renamed itself for another job takes its whole difference to the new
+ * name, instead of leaving a negative one under the old). A thread that ended between them is not counted
+ * (its last CPU is unknown); one that started between them counts whole; a thread id given again to a new thread
+ * counts the new thread's CPU.
+ */
+export function threadCpuMsBetween(a: ReadonlyMap<number, ThreadCpu>, b: ReadonlyMap<number, ThreadCpu>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [tid, now] of b) {
+    const before = a.get(tid)?.ms ?? 0;
+    out[now.name] = (out[now.name] ?? 0) + (now.ms >= before ? now.ms - before : now.ms);
   }
   return out;
 }

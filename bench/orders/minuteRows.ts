@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { rank } from '../latency.js';
-import { threadCpuMsOf, ticksOf } from '../processProbe.js';
+import { threadCpuByTid, threadCpuMsBetween, ticksOf, type ThreadCpu } from '../processProbe.js';
 
 /** What the server measures of its own minute (bench/orders/ordersServer.ts, op 'minute'). */
 export interface ServerMinute {
@@ -36,8 +36,8 @@ interface ProcessSample {
   readonly rssMb: number;
   /** The peak RSS so far (VmHWM). */
   readonly peakMb: number;
-  /** CPU ms so far by thread name (processProbe.threadCpuMsOf). */
-  readonly threads: Record<string, number>;
+  /** CPU ms so far by thread id, with each thread's name (processProbe.threadCpuByTid). */
+  readonly threads: ReadonlyMap<number, ThreadCpu>;
   /** The server's own figures for the minute that ended at this sample. */
   server?: ServerMinute;
   client?: ClientMinute;
@@ -69,7 +69,7 @@ function sample(pid: number): ProcessSample | undefined {
       mainTicks: ticksOf(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')),
       rssMb: mb('VmRSS'),
       peakMb: mb('VmHWM'),
-      threads: threadCpuMsOf(pid),
+      threads: threadCpuByTid(pid),
     };
   } catch {
     return undefined;
@@ -133,7 +133,7 @@ export function startMinuteSampler(pid: number, probe?: () => Promise<ServerMinu
           mainUsPerOrder: Math.round(((b.mainTicks - a.mainTicks) * TICK_US) / orders),
           rssMb: b.rssMb,
           peakRssMb: b.peakMb,
-          threadsUsPerOrder: Object.fromEntries(Object.entries(b.threads).map(([name, ms]) => [name, Math.round(((ms - (a.threads[name] ?? 0)) * 1000) / orders)])),
+          threadsUsPerOrder: Object.fromEntries(Object.entries(threadCpuMsBetween(a.threads, b.threads)).map(([name, ms]) => [name, Math.round((ms * 1000) / orders)])),
           ...(b.server === undefined ? {} : { server: b.server }),
           ...(b.client === undefined ? {} : { client: b.client }),
         });

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { clickhouseShareUs, nameThreadPool, threadCpuMs } from '../../bench/processProbe.js';
+import { clickhouseShareUs, nameThreadPool, threadCpuMs, threadCpuMsBetween, type ThreadCpu } from '../../bench/processProbe.js';
 import { isServiceThread } from '../../server/processPriority.js';
 
 const linux = process.platform === 'linux';
@@ -38,4 +38,23 @@ t.test("ClickHouse's share: chDB's threads and libuv's pool, whatever names its 
   t.equal(clickhouseShareUs(before, after, 100), 900, 'libuv-worker 50, ThreadPool -10, QueryPipelineEx 40, MergeMutate 10: 90 ms over 100 orders, 900 us each');
   t.equal(clickhouseShareUs(before, {}, 100), undefined, 'no per-thread figures: no share');
   t.equal(clickhouseShareUs(before, after, 0), undefined, 'no orders: no share');
+});
+
+t.test('per-thread differences between two readings: a renamed thread takes its whole difference to its new name', async (t) => {
+  const reading = (entries: [number, string, number][]): Map<number, ThreadCpu> => new Map(entries.map(([tid, name, ms]) => [tid, { name, ms }]));
+  const a = reading([
+    [1, 'main (JS)', 1_000],
+    [2, 'ThreadPool', 30],
+    [3, 'ThreadPool', 20],
+    [4, 'MergeMutate', 5],
+  ]);
+  const b = reading([
+    [1, 'main (JS)', 1_500],
+    [2, 'QueryPipelineEx', 45], // renamed for another job: 15 ms more
+    [3, 'ThreadPool', 22],
+    // 4 ended: its last CPU is unknown, not counted
+    [5, 'BgSchPool', 7], // started between the readings: counted whole
+  ]);
+  t.same(threadCpuMsBetween(a, b), { 'main (JS)': 500, QueryPipelineEx: 15, ThreadPool: 2, BgSchPool: 7 }, 'no name goes negative');
+  t.same(threadCpuMsBetween(reading([[9, 'x', 100]]), reading([[9, 'y', 40]])), { y: 40 }, 'a thread id given again counts the new thread from its start');
 });
