@@ -33,12 +33,8 @@ export interface CommandGateway {
    * stops first (its error is an EngineStoppedError).
    */
   whenDurable(task: () => void, failed: (error: Error) => void): void;
-  /**
-   * Moves commands along between requests (EngineHost.poll); optional, cheap, callable at any time.
-   * `startBatch` false: the request about to be served came with others that the header edge held, so the
-   * commands queued now wait for the batch at the end of this turn, which takes them all.
-   */
-  poll?(startBatch?: boolean): void;
+  /** Moves commands along between requests (EngineHost.poll); optional, cheap, callable at any time. */
+  poll?(): void;
 }
 
 /**

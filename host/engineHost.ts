@@ -161,13 +161,11 @@ export class EngineHost implements CommandGateway {
    * durable since (EventLog.poll), and, with no append in flight, applies and appends the commands queued
    * now instead of at the end of this event-loop turn. Under load a turn runs every ready request first,
    * milliseconds; with this, each step of a command waits for about one request. Settled appends release
-   * their replies in the microtasks that follow the caller. `startBatch` false only settles: the request to be
-   * served next was held at the header edge with the ones before it (api/http/edge/writeHold.ts), and the batch
-   * at the end of this turn takes them together, as the hold meant.
+   * their replies in the microtasks that follow the caller.
    */
-  poll(startBatch = true): void {
+  poll(): void {
     this.log.poll?.();
-    if (startBatch && !this.appending && this.queue.length > 0 && this.stopError === null) void this.turn();
+    if (!this.appending && this.queue.length > 0 && this.stopError === null) void this.turn();
   }
 
   private schedule(): void {

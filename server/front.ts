@@ -117,7 +117,7 @@ export async function startFront(parts: FrontParts): Promise<Front> {
     limiter,
     activityAllowlist: new IpAllowlist(config.activityIpAllowlist),
     clientAddresses,
-    betweenRequests: gateway.poll === undefined ? undefined : (held) => gateway.poll?.(!held),
+    betweenRequests: gateway.poll === undefined ? undefined : () => gateway.poll?.(),
     durable: gateway,
     cors: config.corsOrigins.length === 0 ? undefined : corsPolicy(config.corsOrigins),
     compressMinBytes: config.compressMinBytes,

@@ -217,7 +217,6 @@ export class ServiceMetrics {
       ['http_edge_upstream_reads_total', "Reads of uWS's output by the header edge (about one per response when uWS writes each response in one piece).", (s) => s.upstreamReads],
       ['http_edge_holds_total', 'Holds of write requests that reached the service idle or answering a few requests (--edge-hold-ms).', (s) => s.holds],
       ['http_edge_held_requests_total', 'Write requests the header edge held, to forward them together (--edge-hold-ms).', (s) => s.heldRequests],
-      ['http_edge_order_verdict_requests_total', 'Held order requests whose signatures the header edge judged, sparing the request thread their hand-over to the signature worker (--edge-verify-orders).', (s) => s.verdictRequests],
     ];
     countersOf(registers, counts, () => edge.stats);
     new Counter({

@@ -33,7 +33,7 @@ export interface PublicListener {
   removeSocket(): void;
 }
 
-type ListenConfig = Pick<Config, 'headerEdge' | 'edgeThread' | 'edgeHoldMs' | 'edgeVerifyOrders' | 'chainId' | 'exchangeAddress' | 'negRiskExchangeAddress' | 'httpHost' | 'httpPort' | 'dataDir' | 'wsMaxBackpressureBytes'>;
+type ListenConfig = Pick<Config, 'headerEdge' | 'edgeThread' | 'edgeHoldMs' | 'httpHost' | 'httpPort' | 'dataDir' | 'wsMaxBackpressureBytes'>;
 
 /** `onEdgeFailure`: the edge's thread died after start (--edge-thread), so the public port is no longer served. */
 export async function listenPublic(http: HttpServer, config: ListenConfig, onEdgeFailure: (error: Error) => void = () => {}): Promise<PublicListener> {
@@ -50,9 +50,7 @@ export async function listenPublic(http: HttpServer, config: ListenConfig, onEdg
     // The edge writes the WebSocket channels' output itself (api/http/edge/wsDirect.ts), closing a client
     // that falls behind as the channels do.
     const ws = { maxBackpressureBytes: config.wsMaxBackpressureBytes, slowClose: WS_CLOSE.slowConsumer };
-    // With holds, the edge judges the held orders' signatures (auth/orderVerdicts.ts).
-    const verifyOrders = config.edgeVerifyOrders && config.edgeHoldMs > 0 ? { chainId: config.chainId, exchangeAddress: config.exchangeAddress, negRiskExchangeAddress: config.negRiskExchangeAddress } : undefined;
-    const options = { host: config.httpHost, port: config.httpPort, upstream: { path: socketPath }, ws, holdMs: config.edgeHoldMs, ...(verifyOrders === undefined ? {} : { verifyOrders }) };
+    const options = { host: config.httpHost, port: config.httpPort, upstream: { path: socketPath }, ws, holdMs: config.edgeHoldMs };
     edge = config.edgeThread ? await startHeaderEdgeThread(options, onEdgeFailure) : await startHeaderEdge(options);
   } catch (error) {
     http.stopListening();

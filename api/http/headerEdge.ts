@@ -15,10 +15,6 @@
 //   HOLD_UP_TO_IN_FLIGHT (8) requests in flight, is held up to options.holdMs with the writes that arrive
 //   meanwhile, then all go on together (edge/writeHold.ts): a connection's bytes are delayed, never reordered.
 //   Reads, and everything while more requests are in flight, pass at once.
-// - With options.verifyOrders, a held POST /clob/order or /clob/orders (with a Content-Length body) is kept until
-//   its body is whole, and goes on with `x-pmx-order-verdicts` on its head: the signature verdicts of its orders
-//   (auth/orderVerdicts.ts), which spare the request thread its hand-over to the signature worker for that batch.
-//   A client's own x-pmx-order-verdicts is removed from every head. Requests that are not held pass as before.
 // - uWS → client: bytes pass unchanged; edge/responseTracker.ts only counts responses, so the edge's own
 //   answer comes after uWS's answers to earlier pipelined requests, an upgrade switches the connection to
 //   raw passthrough only when uWS answers 101, and a client's FIN is passed on only once the responses
@@ -37,7 +33,6 @@
 // header is used instead because it is per request and needs nothing of the build.
 
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { OrderDomainConfig } from '../../auth/orderTypedData.js';
 import { listenTcp } from './listenTcp.js';
 import { EDGE_COUNTER_BYTES, edgeCounters, type EdgeCounters } from './edge/edgeCounters.js';
 import { edgeErrorResponse, type EdgeErrorCode } from './edge/edgeErrors.js';
@@ -69,11 +64,6 @@ export interface HeaderEdgeOptions {
    * service with it (edge/writeHold.ts). Default 0: never held.
    */
   readonly holdMs?: number;
-  /**
-   * The exchanges' domains: the edge then judges the signatures of the orders of each POST /clob/order or
-   * /clob/orders it holds (auth/orderVerdicts.ts), and sends the verdicts on the request's head. Unset: never.
-   */
-  readonly verifyOrders?: OrderDomainConfig;
   /** The WebSocket output the edge writes itself (edge/wsDirect.ts); unset: none, every byte relayed. */
   readonly ws?: { readonly maxBackpressureBytes: number; readonly slowClose: { readonly code: number; readonly reason: string } };
 }
@@ -96,8 +86,6 @@ export interface HeaderEdgeStats {
   /** Holds of write requests opened (edge/writeHold.ts), and the requests they held. */
   readonly holds: number;
   readonly heldRequests: number;
-  /** Held order requests whose orders the edge judged (auth/orderVerdicts.ts). */
-  readonly verdictRequests: number;
   /**
    * Reads of uWS's output, over all connections: one per response when uWS writes each response whole, more
    * when it writes one in pieces (a send() each, api/http/httpServer.ts sendLater) and they arrive apart.
@@ -117,7 +105,6 @@ export function statsOf(counters: EdgeCounters): HeaderEdgeStats {
     upstreamReads: counters.upstreamReads,
     holds: counters.holds,
     heldRequests: counters.heldRequests,
-    verdictRequests: counters.verdictRequests,
     refused: { ...counters.refused },
     internalErrors: counters.internalErrors,
   };
@@ -161,8 +148,6 @@ interface EdgeContext {
   readonly upstreamReadBuffer: Buffer;
   readonly direct: WsDirect | undefined;
   readonly hold: WriteHold;
-  /** With options.verifyOrders: the header line of a held order request's verdicts (auth/orderVerdicts.ts). */
-  readonly verdicts: ((body: Buffer) => Buffer | undefined) | undefined;
   /** A number for each new connection (1, 2, …). */
   nextId(): number;
   readonly closed: (conn: EdgeConnection) => void;
@@ -266,16 +251,6 @@ class EdgeConnection implements FramerSink, TrackerSink, DirectTarget, HeldConne
     this.ctx.counters.refused[code]++;
     this.pendingReject = { code, after: this.tracker.forwarded - (midRequest ? 1 : 0) };
     this.settle();
-  }
-
-  wantsVerdicts(): boolean {
-    return this.ctx.verdicts !== undefined && this.ctx.hold.holds();
-  }
-
-  orderVerdicts(body: Buffer): Buffer | undefined {
-    if (this.ctx.verdicts === undefined) return undefined;
-    this.ctx.counters.verdictRequests++;
-    return this.ctx.verdicts(body);
   }
 
   // --- TrackerSink ------------------------------------------------------------------------------------
@@ -500,13 +475,6 @@ class EdgeConnection implements FramerSink, TrackerSink, DirectTarget, HeldConne
   }
 }
 
-/** The verdicts' maker; loaded only when asked for (the hasher's domains come from ethers, ~6 MB of the edge's heap). */
-async function orderVerdicts(domains: OrderDomainConfig): Promise<(body: Buffer) => Buffer | undefined> {
-  const [{ OrderHasher }, { orderVerdictsLine }] = await Promise.all([import('../../auth/orderTypedData.js'), import('../../auth/orderVerdicts.js')]);
-  const hasher = new OrderHasher(domains);
-  return (body) => orderVerdictsLine(body, hasher);
-}
-
 export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<HeaderEdge> {
   const counters = edgeCounters(options.counterBuffer ?? new ArrayBuffer(EDGE_COUNTER_BYTES));
   const open = new Set<EdgeConnection>();
@@ -520,7 +488,6 @@ export async function startHeaderEdge(options: HeaderEdgeOptions): Promise<Heade
     upstreamReadBuffer: Buffer.allocUnsafe(64 * 1024),
     direct: options.ws === undefined ? undefined : new WsDirect({ ...options.ws, onSlow: () => counters.wsSlowConsumers++ }),
     hold: new WriteHold(options.holdMs ?? 0, counters),
-    verdicts: options.verifyOrders === undefined ? undefined : await orderVerdicts(options.verifyOrders),
     nextId: () => ++lastId,
     closed: (conn) => {
       if (!open.delete(conn)) return;

@@ -28,7 +28,6 @@
 import type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket } from 'uWebSockets.js';
 import { durableState, type CommandGateway } from '../../host/commandGateway.js';
 import { ReadModelInputError } from '../../projections/readModel/errors.js';
-import { ORDER_VERDICTS_HEADER } from '../../auth/orderVerdicts.js';
 import { ApiError, errorBody } from './apiErrors.js';
 import { clientIpOf } from './headerEdge.js';
 import { ClientAddresses, FORWARDED_FOR_HEADER } from './clientAddress.js';
@@ -54,12 +53,8 @@ export interface HttpServerOptions {
   readonly activityAllowlist: IpAllowlist;
   /** Whose X-Forwarded-For is believed (clientAddress.ts); unset: nobody's. */
   readonly clientAddresses?: ClientAddresses;
-  /**
-   * Called before each routed request: the engine host moves its commands along (EngineHost.poll). `held`: the
-   * request came from the header edge's hold with its orders' verdicts (auth/orderVerdicts.ts), so the requests
-   * before it in this turn, held with it, wait for the same batch.
-   */
-  readonly betweenRequests?: (held: boolean) => void;
+  /** Called before each routed request: the engine host moves its commands along (EngineHost.poll). */
+  readonly betweenRequests?: () => void;
   /**
    * When the engine's state is durable (CommandGateway): the handlers of routes marked `engineState` run only
    * then. Unset: they run at once (a server without an engine).
@@ -148,9 +143,6 @@ function readIncoming(res: HttpResponse, req: HttpRequest, method: RequestMethod
   for (let i = 0; i < names.length; i++) params[names[i] as string] = decodeURIComponentSafe(req.getParameter(i) ?? '');
   const url = req.getUrl();
   const socketIp = listening === 'unix' ? '' : Buffer.from(res.getRemoteAddressAsText()).toString();
-  const behindEdge = listening !== 'tcp' && listening !== 'none' && socketIp === '';
-  // Only the edge's verdicts are believed (auth/orderVerdicts.ts): a client that reaches uWS directly cannot send its own.
-  if (!behindEdge && headers[ORDER_VERDICTS_HEADER] !== undefined) delete headers[ORDER_VERDICTS_HEADER];
   return {
     method,
     path: url.slice(prefixLength) || '/',
@@ -158,7 +150,7 @@ function readIncoming(res: HttpResponse, req: HttpRequest, method: RequestMethod
     headers,
     params,
     // A TCP connection always has an address; an empty one is a Unix-socket connection, i.e. the edge.
-    ip: addresses.clientOf(clientIpOf(headers, socketIp, behindEdge), forwardedFor),
+    ip: addresses.clientOf(clientIpOf(headers, socketIp, listening !== 'tcp' && listening !== 'none' && socketIp === ''), forwardedFor),
   };
 }
 
@@ -437,8 +429,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
 
   const register = (method: Method, pattern: string, names: readonly string[], prefixLength: number, choose: (inc: Incoming) => CompiledRoute): void => {
     const handlerFor = (as: RequestMethod) => (res: HttpResponse, req: HttpRequest): void => {
+      betweenRequests?.();
       const inc = readIncoming(res, req, as, names, prefixLength, listening, addresses);
-      betweenRequests?.(inc.headers[ORDER_VERDICTS_HEADER] !== undefined);
       handle(res, choose(inc), inc);
     };
     if (method === 'GET') {

@@ -9,12 +9,8 @@
 // Maker policy: signature type 0 (EOA) needs maker = signer; types 1 (POLY_PROXY) and 2 (POLY_GNOSIS_SAFE)
 // need an authorisation of the signer by the maker that the operator registered (engine.signerAuthorized);
 // type 3 (ERC-1271) is refused (there is no chain to ask the contract).
-//
-// An order the header edge already judged (auth/orderVerdicts.ts: a held request's verdict, in its market's
-// domain) is not sent to the signature worker: its id is the edge's, and the request's HMAC is compared here.
 
 import { macMatches, parseOrderPayload, ZERO_BYTES32, type L2Mac, type SignedOrder } from '../../auth/index.js';
-import type { OrderVerdict } from '../../auth/orderVerdicts.js';
 import { MAX_ORDER_AMOUNT, type OrderType, type PlaceOrder } from '../../engine/index.js';
 import { ApiError } from '../http/apiErrors.js';
 import { CONDITION_ID } from '../http/rootRules.js';
@@ -55,7 +51,7 @@ function amount(value: bigint, name: string): number {
  * the signature check with the order, and a mismatch is the 401 before any refusal that follows the check.
  * It is taken only when the check is asked for, so a refusal before that leaves it to the route's confirm.
  */
-export async function admitOrder(body: unknown, caller: Caller, deps: TradingDeps, takeMac: () => L2Mac | undefined = () => undefined, edgeVerdict?: OrderVerdict): Promise<PlaceOrderSubmission> {
+export async function admitOrder(body: unknown, caller: Caller, deps: TradingDeps, takeMac: () => L2Mac | undefined = () => undefined): Promise<PlaceOrderSubmission> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('the body must be a JSON object {order, owner, orderType}');
   const b = body as Readonly<Record<string, unknown>>;
   const type = orderType(b.orderType);
@@ -81,13 +77,9 @@ export async function admitOrder(body: unknown, caller: Caller, deps: TradingDep
   const makerAmount = amount(order.makerAmount, 'makerAmount');
   const takerAmount = amount(order.takerAmount, 'takerAmount');
   const mac = takeMac();
-  const negRisk = ref?.market.params.negRisk ?? false;
   let verdict: CheckVerdict;
   try {
-    verdict =
-      edgeVerdict !== undefined && edgeVerdict.negRisk === negRisk
-        ? { orderId: edgeVerdict.orderId, ok: true, detail: '', ...(mac === undefined || macMatches(mac) ? {} : { macRefused: true as const }) }
-        : await deps.signatures.check(order, negRisk, mac);
+    verdict = await deps.signatures.check(order, ref?.market.params.negRisk ?? false, mac);
   } catch (error) {
     // No verdict (a signature worker failed): the HMAC is compared here, so a forged request is still a 401.
     if (mac !== undefined && !macMatches(mac)) throw macRefusal();

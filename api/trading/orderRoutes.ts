@@ -4,15 +4,11 @@
 // windows. The orders of a batch are checked one by one, then submitted together, so the engine host applies
 // them in one batch and one log append.
 //
-// The header edge may have judged the orders' signatures already (auth/orderVerdicts.ts, a held request's
-// x-pmx-order-verdicts): admitOrder then takes the verdict of each order instead of asking the signature worker.
-//
 // Builder attribution: a request may carry builder headers (builder-signing-sdk, auth/builderHmac.ts) beside
 // its L2 headers, checked before the body is read (invalid ones: 401). The route's guard checks both; then the
 // server checks the body against orderSchemas.ts (its refusals: `Invalid order payload: <what>`). An order whose signed `builder` is zero
 // is then attributed to that builder's code (builderCodes.ts); a signed non-zero code is kept as signed.
 
-import { ORDER_VERDICTS_HEADER, readOrderVerdicts } from '../../auth/orderVerdicts.js';
 import { ApiError } from '../http/apiErrors.js';
 import { ok, type RouteDef } from '../http/apiTypes.js';
 import { apiKeyRateKey } from '../http/rateLimiter.js';
@@ -62,8 +58,7 @@ export function orderRoutes(deps: TradingDeps): RouteDef[] {
       handler: async (req) => {
         const caller = requireL2(req, deps, true);
         const builder = builderOf(req, deps)?.address;
-        const [verdict] = readOrderVerdicts(req.headers[ORDER_VERDICTS_HEADER]);
-        const command = attributed(await admitOrder(req.body, caller, deps, () => takeDeferredMac(req), verdict), builder);
+        const command = attributed(await admitOrder(req.body, caller, deps, () => takeDeferredMac(req)), builder);
         const result = placementResult(command.orderId, await deps.host.submit(command));
         if (result instanceof ApiError) throw result;
         return ok(result);
@@ -80,11 +75,10 @@ export function orderRoutes(deps: TradingDeps): RouteDef[] {
         if (!Array.isArray(body) || body.length === 0) throw new ApiError('invalid_order_payload', { detail: 'the body must be a non-empty JSON array of orders' });
         if (body.length > MAX_BATCH_ORDERS) throw new ApiError('too_many_orders', { count: body.length, max: MAX_BATCH_ORDERS });
         admitBatch(deps, caller, body.length);
-        const verdicts = readOrderVerdicts(req.headers[ORDER_VERDICTS_HEADER]);
         const admitted = await Promise.all(
-          body.map(async (item, i): Promise<PlaceOrderSubmission | ApiError> => {
+          body.map(async (item): Promise<PlaceOrderSubmission | ApiError> => {
             try {
-              return attributed(await admitOrder(item, caller, deps, undefined, verdicts[i]), builder);
+              return attributed(await admitOrder(item, caller, deps), builder);
             } catch (error) {
               if (error instanceof ApiError) return error;
               throw error;

@@ -3,8 +3,7 @@
 // through the edge in front of a real uWS 20.30 that stamps when each request reaches it: writes that reach an
 // idle service, or one answering a few requests, go together after the hold, reads and writes to a busy
 // service pass at once, a held connection keeps its pipelined requests and bodies in order, and close()
-// forwards what is held. With verifyOrders, a held order request reaches uWS whole with its orders' verdicts
-// (auth/orderVerdicts.ts), and a client's own verdict header never does.
+// forwards what is held.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -16,8 +15,6 @@ import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js
 import { HOLD_UP_TO_IN_FLIGHT, WriteHold, type HeldConnection } from '../../api/http/edge/writeHold.js';
 import { startHeaderEdge, type HeaderEdge } from '../../api/http/headerEdge.js';
 import { loadUws } from '../../api/http/uwsLoader.js';
-import { ORDER_VERDICTS_HEADER } from '../../auth/orderVerdicts.js';
-import { DOMAINS, VECTOR_HASH, VECTOR_ORDER } from '../auth/fixtures.js';
 
 const { uws } = loadUws(false);
 
@@ -201,73 +198,4 @@ t.test('close() forwards what is held at once', async (t) => {
   await edge.close();
   await answer;
   t.ok((up.at.get('c1') ?? Infinity) - closedAt < 1000, 'forwarded and answered when the edge closed, not after the hold');
-});
-
-t.test("the edge's verdicts on held order requests (verifyOrders)", async (t) => {
-  const up = await startUpstream(t);
-  const dir = mkdtempSync(join(tmpdir(), 'pmx-verdicts-'));
-  const path = join(dir, 'uws.sock');
-  const app = uws.App();
-  for (const route of ['/clob/order', '/clob/orders']) {
-    app.post(route, (res: HttpResponse, req: HttpRequest) => {
-      const verdicts = req.getHeader(ORDER_VERDICTS_HEADER);
-      const parts: Buffer[] = [];
-      res.onAborted(() => {});
-      res.onData((ab, last) => {
-        parts.push(Buffer.from(ab.slice(0)));
-        if (last) res.end(`${verdicts}|${Buffer.concat(parts).toString('latin1')}#`);
-      });
-    });
-  }
-  app.get('/read', (res: HttpResponse) => void res.end('read#'));
-  app.get('/slow', (res: HttpResponse) => {
-    res.onAborted(() => {});
-    setTimeout(() => res.end('slow#'), 400);
-  });
-  const listen = await new Promise<us_listen_socket>((resolve, reject) => app.listen_unix((s) => (s ? resolve(s) : reject(new Error('listen_unix'))), path));
-  t.teardown(() => {
-    uws.us_listen_socket_close(listen);
-    rmSync(dir, { recursive: true, force: true });
-  });
-  void up;
-  const edge = await startHeaderEdge({ host: '127.0.0.1', port: 0, upstream: { path }, holdMs: 20, verifyOrders: DOMAINS });
-  t.teardown(() => edge.close());
-  const body = JSON.stringify({ order: VECTOR_ORDER, owner: 'k', orderType: 'GTC' });
-  const order = (target: string, extra = ''): string => `POST ${target} HTTP/1.1\r\nHost: h\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
-
-  await t.test('a held order request carries its verdict; its body, and what follows it, arrive unchanged and in order', async (t) => {
-    const socket = connect(edge.port, '127.0.0.1');
-    let got = '';
-    const done = new Promise<void>((resolve) => socket.on('data', (d: Buffer) => void ((got += d.toString('latin1')), got.endsWith('read#') && resolve())));
-    await new Promise<void>((resolve) => socket.on('connect', resolve));
-    // The body in two writes: the edge keeps the request until it is whole.
-    socket.write(order('/clob/order') + body.slice(0, 40));
-    await delay(30);
-    socket.write(body.slice(40) + get('/read', 'after'));
-    await done;
-    socket.destroy();
-    const answers = got.split(/HTTP\/1\.1 200 OK\r\n/).slice(1).map((a) => a.slice(a.indexOf('\r\n\r\n') + 4));
-    t.same(answers, [`s${VECTOR_HASH.slice(2)}|${body}#`, 'read#'], 'the verdict on the order, the body whole, then the read');
-    t.equal(edge.stats.verdictRequests, 1);
-  });
-
-  await t.test("a client's own verdicts are removed; a batch gets one entry per order", async (t) => {
-    const forgedHead = order('/clob/order', `${ORDER_VERDICTS_HEADER}: s${'00'.repeat(32)}\r\nX_PMX_ORDER_VERDICTS: s${'11'.repeat(32)}\r\n`);
-    const bad = JSON.stringify({ order: { ...VECTOR_ORDER, makerAmount: '1' }, owner: 'k' });
-    const got = await send(edge.port, forgedHead.replace(/Content-Length: \d+/, `Content-Length: ${bad.length}`) + bad, '#');
-    t.ok(got.endsWith(`\r\n\r\n|${bad}#`), `no verdict reached uWS: ${got.slice(-80)}`);
-    const batch = `[${body},${bad}]`;
-    const answer = await send(edge.port, `POST /clob/orders?x=1 HTTP/1.1\r\nHost: h\r\nContent-Length: ${batch.length}\r\n\r\n${batch}`, '#');
-    t.ok(answer.endsWith(`\r\n\r\ns${VECTOR_HASH.slice(2)},-|${batch}#`), `one entry per order: ${answer.slice(-60)}`);
-  });
-
-  await t.test('requests that are not held are not judged', async (t) => {
-    const before = edge.stats.verdictRequests;
-    const slow = Array.from({ length: HOLD_UP_TO_IN_FLIGHT + 1 }, () => send(edge.port, get('/slow', 's'), 'slow#'));
-    await delay(50);
-    const got = await send(edge.port, order('/clob/order') + body, '#');
-    t.ok(got.endsWith(`\r\n\r\n|${body}#`), 'busy: the order passed at once, without a verdict');
-    t.equal(edge.stats.verdictRequests, before);
-    await Promise.all(slow);
-  });
 });

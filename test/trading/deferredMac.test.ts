@@ -2,9 +2,7 @@
 // its guard (api/trading/authenticate.ts requireL2 with deferMac). The answers must be those of a guard that
 // compares it first: a request whose HMAC does not match is the same 401 whatever else is wrong with it (and
 // nothing moves), and one whose HMAC matches gets the refusal its body earns. Both with the signature worker and
-// with the checks inline (--signature-workers 0), over real HTTP; and with the header edge's verdicts
-// (auth/orderVerdicts.ts, the default: the HMAC of an order the edge judged is compared on the request thread) and
-// without them (--edge-verify-orders false).
+// with the checks inline (--signature-workers 0), over real HTTP.
 
 import t from 'tap';
 import { Wallet } from 'ethers';
@@ -16,9 +14,9 @@ import { Trader, type Answer } from '../support/tradingClient.js';
 
 const MAC_REFUSAL = 'Unauthorized/Invalid api key: POLY_SIGNATURE does not match: sign timestamp + METHOD + path (no query) + body with the base64url-decoded secret';
 
-for (const [signatureWorkers, edgeVerifyOrders] of [[1, true], [1, false], [0, false]] as const) {
-  t.test(`signature checks ${signatureWorkers === 0 ? 'inline' : 'on a worker'}, ${edgeVerifyOrders ? 'with' : 'without'} the edge's verdicts`, async (tt) => {
-    const svc = await startTestService({ signatureWorkers, edgeVerifyOrders });
+for (const signatureWorkers of [1, 0]) {
+  t.test(`signature checks ${signatureWorkers === 0 ? 'inline' : 'on a worker'}`, async (tt) => {
+    const svc = await startTestService({ signatureWorkers });
     tt.teardown(() => svc.close());
     const host = svc.service.engine;
     const engine = host.engine;

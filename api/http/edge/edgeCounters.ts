@@ -5,7 +5,7 @@
 
 import { EDGE_ERRORS, type EdgeErrorCode } from './edgeErrors.js';
 
-const NAMES = ['connectionsOpen', 'connectionsTotal', 'requests', 'underscoreHeads', 'upgrades', 'internalErrors', 'wsSlowConsumers', 'upstreamReads', 'holds', 'heldRequests', 'verdictRequests'] as const;
+const NAMES = ['connectionsOpen', 'connectionsTotal', 'requests', 'underscoreHeads', 'upgrades', 'internalErrors', 'wsSlowConsumers', 'upstreamReads', 'holds', 'heldRequests'] as const;
 type CounterName = (typeof NAMES)[number];
 const CODES = Object.keys(EDGE_ERRORS) as EdgeErrorCode[];
 

@@ -5,24 +5,18 @@
 //
 // States and transitions (a refusal from any framing state goes to `dead`):
 //   head ──(no body)──▶ head    head ──(CL)──▶ length ──▶ head    head ──(TE)──▶ chunked ──▶ head
-//   head ──(an order POST the sink wants verdicts for)──▶ verdicts ──▶ head
 //   head ──(Upgrade)──▶ awaiting-upgrade ──(101)──▶ raw
 //                                        └─(other status)──▶ head (held bytes are framed)
 // While awaiting the upgrade's answer the framer holds every further byte: uWS decides whether the
 // connection stays HTTP, and only its status line tells which.
-// In `verdicts` the framer keeps a POST /clob/order(s) request, head and body, until its body is whole; the sink
-// then gives the header line of its orders' verdicts (auth/orderVerdicts.ts), which goes out with the head, and
-// the request is forwarded as one. Later bytes of the connection wait behind it, so nothing is reordered.
 
 import { ChunkedDecoder, UWS_MAX_CHUNK } from './chunkedBody.js';
 import type { EdgeErrorCode } from './edgeErrors.js';
 import { HeadAccumulator } from './headAccumulator.js';
 import { CR, LF } from './httpSyntax.js';
-import { parseRequestHead, type ParsedRequestHead } from './requestHead.js';
+import { parseRequestHead } from './requestHead.js';
 
 export const DEFAULT_MAX_HEAD_BYTES = 64 * 1024;
-/** Largest order request body kept whole for verdicts (a batch of 15 orders is about 15 KB); larger ones pass. */
-export const MAX_VERDICT_BODY = 64 * 1024;
 
 export interface FramerSink {
   forward(piece: Buffer): void;
@@ -33,15 +27,9 @@ export interface FramerSink {
   requestForwarded(upgrade: boolean, underscores: boolean, head: boolean, write: boolean): void;
   /** The stream is refused; `midRequest` when the refused request's head was already forwarded. */
   reject(code: EdgeErrorCode, midRequest: boolean): void;
-  /** Whether an order request whose head arrives now is kept until its body is whole, for verdicts. Absent: never. */
-  wantsVerdicts?(): boolean;
-  /** The header line (CRLF included) of the verdicts on an order request's body; undefined for none. */
-  orderVerdicts?(body: Buffer): Buffer | undefined;
 }
 
-type ForwardedHead = Extract<ParsedRequestHead, { kind: 'request' }>;
-
-export type FramerState = 'head' | 'length' | 'chunked' | 'verdicts' | 'awaiting-upgrade' | 'raw' | 'dead';
+export type FramerState = 'head' | 'length' | 'chunked' | 'awaiting-upgrade' | 'raw' | 'dead';
 
 export class RequestFramer {
   private current: FramerState = 'head';
@@ -50,9 +38,6 @@ export class RequestFramer {
   private remaining = 0;
   private held: Buffer[] = [];
   private heldLength = 0;
-  /** In `verdicts`: the order request's head and its body so far. */
-  private kept: ForwardedHead | undefined;
-  private keptBody: Buffer[] = [];
 
   constructor(
     private readonly sink: FramerSink,
@@ -100,14 +85,6 @@ export class RequestFramer {
           if (this.remaining === 0) this.current = 'head';
           break;
         }
-        case 'verdicts': {
-          const n = Math.min(this.remaining, chunk.length - pos);
-          this.keptBody.push(pos === 0 && n === chunk.length ? chunk : chunk.subarray(pos, pos + n));
-          this.remaining -= n;
-          pos += n;
-          if (this.remaining === 0) this.forwardKept();
-          break;
-        }
         case 'chunked': {
           const r = this.chunked.feed(chunk, pos);
           if (r.kind === 'more') return;
@@ -128,13 +105,6 @@ export class RequestFramer {
           if (r.kind === 'bare-lf') return this.fail('malformed_request', false);
           const parsed = parseRequestHead(r.head, this.ipTail);
           if (parsed.kind === 'error') return this.fail(parsed.code, false);
-          if (parsed.orders && parsed.body.kind === 'length' && parsed.body.length <= MAX_VERDICT_BODY && this.sink.wantsVerdicts?.() === true) {
-            pos = r.next;
-            this.current = 'verdicts';
-            this.remaining = parsed.body.length;
-            this.kept = parsed;
-            break;
-          }
           for (const piece of parsed.pieces) this.sink.forward(piece);
           this.sink.requestForwarded(parsed.upgrade, parsed.underscores, parsed.head, parsed.write);
           pos = r.next;
@@ -147,22 +117,6 @@ export class RequestFramer {
         }
       }
     }
-  }
-
-  /** The kept order request, whole: its head with the verdicts' line, then its body, as one request. */
-  private forwardKept(): void {
-    const kept = this.kept as ForwardedHead;
-    const body = this.keptBody.length === 1 ? (this.keptBody[0] as Buffer) : Buffer.concat(this.keptBody);
-    this.kept = undefined;
-    this.keptBody = [];
-    this.current = 'head';
-    const line = this.sink.orderVerdicts?.(body);
-    const [head, tail] = kept.pieces;
-    if (head !== undefined) this.sink.forward(head);
-    if (line !== undefined) this.sink.forward(line);
-    if (tail !== undefined) this.sink.forward(tail);
-    this.sink.requestForwarded(kept.upgrade, kept.underscores, kept.head, kept.write);
-    this.sink.forward(body);
   }
 
   /** uWS answered the upgrade with 101: everything from here on, held bytes first, passes through. */
@@ -188,8 +142,6 @@ export class RequestFramer {
 
   private fail(code: EdgeErrorCode, midRequest: boolean): void {
     this.current = 'dead';
-    this.kept = undefined;
-    this.keptBody = [];
     this.held = [];
     this.heldLength = 0;
     this.sink.reject(code, midRequest);

@@ -1,7 +1,7 @@
 // One request head, complete with its CRLFCRLF: validated, its framing decided, and rewritten for uWS.
 //
 // Contract: the head forwarded is the client's head with (1) `_` replaced by `-` in every header name,
-// (2) every client-sent x-pmx-client-ip, x-pmx-edge-conn, x-pmx-method and x-pmx-order-verdicts removed, (3) a repeated identical Content-Length
+// (2) every client-sent x-pmx-client-ip, x-pmx-edge-conn and x-pmx-method removed, (3) a repeated identical Content-Length
 // kept once, (4) Transfer-Encoding written as `transfer-encoding: chunked`, and (5) `x-pmx-client-ip: <ip>` and `x-pmx-edge-conn: <n>`
 // added last. When (1)-(4) change nothing and the request is HTTP/1.1 with a method uWS knows, the head goes
 // out as a view of the input followed by the per-connection IP line (no copy).
@@ -24,7 +24,6 @@
 // than 48 fields once the edge's lines are added, an upgrade request with a body.
 
 import type { EdgeErrorCode } from './edgeErrors.js';
-import { ORDER_VERDICTS_HEADER } from '../../../auth/orderVerdicts.js';
 import { COLON, CRLF, NAME_BYTE, SP, TARGET_BYTE, TCHAR, UNDERSCORE, UWS_MAX_HEADER_FIELDS, VALUE_BYTE, nameIs, trimmedValue } from './httpSyntax.js';
 
 export const CLIENT_IP_HEADER = 'x-pmx-client-ip';
@@ -55,11 +54,6 @@ export type ParsedRequestHead =
       readonly underscores: boolean;
       /** POST, PUT, PATCH or DELETE: a request that may change state (edge/writeHold.ts holds these). */
       readonly write: boolean;
-      /**
-       * A POST /clob/order or /clob/orders with a Content-Length body, whose head has room for one more field:
-       * the edge may judge its orders' signatures (auth/orderVerdicts.ts) and add their header.
-       */
-      readonly orders: boolean;
     }
   | { readonly kind: 'error'; readonly code: EdgeErrorCode };
 
@@ -143,12 +137,6 @@ export function parseRequestHead(head: Buffer, ipTail: Buffer): ParsedRequestHea
           rewrite = true;
         }
         break;
-      case 20:
-        if (nameIs(head, pos, i, ORDER_VERDICTS_HEADER)) {
-          dropped++;
-          rewrite = true;
-        }
-        break;
       case 17:
         if (nameIs(head, pos, i, 'transfer-encoding')) {
           const value = trimmedValue(head, i + 1, end);
@@ -182,16 +170,7 @@ export function parseRequestHead(head: Buffer, ipTail: Buffer): ParsedRequestHea
     forwarded = head.subarray(0, last);
   }
   const write = method === 'POST' || method === 'DELETE' || method === 'PUT' || method === 'PATCH';
-  const orders = common === 'POST' && known && !http10 && body.kind === 'length' && fields - dropped + addedFields + 2 <= UWS_MAX_HEADER_FIELDS && isOrderTarget(head);
-  return { kind: 'request', pieces: [forwarded, ipTail], body, upgrade, head: method === 'HEAD', underscores, write, orders };
-}
-
-const ORDER_TARGETS = ['POST /clob/order ', 'POST /clob/order?', 'POST /clob/orders ', 'POST /clob/orders?'].map((t) => Buffer.from(t, 'latin1'));
-
-/** The request line is a POST to /clob/order or /clob/orders (with or without a query). */
-function isOrderTarget(head: Buffer): boolean {
-  for (const t of ORDER_TARGETS) if (head.length > t.length && head.compare(t, 0, t.length, 0, t.length) === 0) return true;
-  return false;
+  return { kind: 'request', pieces: [forwarded, ipTail], body, upgrade, head: method === 'HEAD', underscores, write };
 }
 
 /** GET, POST, DELETE or HEAD, read without making a string (the methods of nearly every request), else undefined. */
@@ -233,7 +212,7 @@ function rewriteHead(head: Buffer, lineEnd: number, requestLine: string | undefi
     const end = head.indexOf(CRLF, pos);
     const colon = head.indexOf(COLON, pos);
     const next = end + 2;
-    if (nameIs(head, pos, colon, CLIENT_IP_HEADER) || nameIs(head, pos, colon, EDGE_CONN_HEADER) || nameIs(head, pos, colon, METHOD_HEADER) || nameIs(head, pos, colon, ORDER_VERDICTS_HEADER) || (http10 && (nameIs(head, pos, colon, 'connection') || nameIs(head, pos, colon, 'upgrade')))) {
+    if (nameIs(head, pos, colon, CLIENT_IP_HEADER) || nameIs(head, pos, colon, EDGE_CONN_HEADER) || nameIs(head, pos, colon, METHOD_HEADER) || (http10 && (nameIs(head, pos, colon, 'connection') || nameIs(head, pos, colon, 'upgrade')))) {
       pos = next;
       continue;
     }
