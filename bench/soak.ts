@@ -8,11 +8,13 @@
 // the edge's), the memory ClickHouse tracks (clickhouse_memory_tracked_bytes: its MemoryTracking) and what its
 // allocator holds resident (clickhouse_allocator_resident_bytes), the orders open in the engine (engine_open_orders)
 // and the ClickHouse parts the projection tables hold (system.parts, through the service's ClickHouse endpoint),
-// so that whatever grows shows which part grows.
+// so that whatever grows shows which part grows. Each thread's CPU counts under its name at the minute's end
+// (bench/processProbe.ts: ClickHouse's pools rename their threads by job), and the run ends with ClickHouse's
+// threads other than its merges by name, minutes 6-10 against the last five.
 //
 // The figure the README holds: CPU and RSS of minutes 5 to BENCH_MINUTES against their minute-5 values (the
 // first minutes are start-up: the catalog listed, the demo books filled, the JIT warming). The last line is
-// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, chResidentMb, workerHeapsMb, workerHeapsTotalMb, openOrders, parts}],
+// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, chOtherByName, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, chResidentMb, workerHeapsMb, workerHeapsTotalMb, openOrders, parts}],
 // fiveMinuteMeans: [{from, to, cpuPct, rssMb}], cpuAt5, cpuLast, rssAt5, rssLast, cpuDriftPct, rssDriftPct, flat,
 // machine}, where cpuLast and rssLast are the means of the last five minutes and flat says whether both stay
 // within 10% of minute 5.
@@ -21,12 +23,13 @@
 // (more of the service's flags, space-separated: a setting's share of what grows, e.g. `--live-fills 0`).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { benchDataRoot } from './dataRoot.js';
+import { threadCpuByTid, threadCpuMsBetween, type ThreadCpu } from './processProbe.js';
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 60);
 const ANALYST_PASSWORD = 'soak-analyst';
@@ -45,33 +48,24 @@ function freePort(): Promise<number> {
 }
 
 /**
- * CPU ticks (10 ms) of every thread of the process, and its resident memory (MB): in all, anonymous (heaps,
- * ClickHouse's caches and buffers) and file-backed (code and mapped files: chDB's library alone is hundreds of MB,
- * paged in as its code runs).
+ * CPU ticks (10 ms) of the process, each thread's CPU (bench/processProbe.ts threadCpuByTid), and its resident
+ * memory (MB): in all, anonymous (heaps, ClickHouse's caches and buffers) and file-backed (code and mapped files:
+ * chDB's library alone is hundreds of MB, paged in as its code runs).
  */
-function sample(pid: number): { ticks: number; rssMb: number; anonMb: number; fileMb: number; groups: Map<string, number> } {
+function sample(pid: number): { ticks: number; rssMb: number; anonMb: number; fileMb: number; threads: Map<number, ThreadCpu> } {
   const ticksOf = (stat: string): number => {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return Number(fields[11]) + Number(fields[12]);
   };
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
-  const groups = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const group = groupOf(tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')));
-      groups.set(group, (groups.get(group) ?? 0) + ticksOf(stat));
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return { ticks: ticksOf(readFileSync(`/proc/${pid}/stat`, 'utf8')), rssMb: kb('VmRSS'), anonMb: kb('RssAnon'), fileMb: kb('RssFile'), groups };
+  return { ticks: ticksOf(readFileSync(`/proc/${pid}/stat`, 'utf8')), rssMb: kb('VmRSS'), anonMb: kb('RssAnon'), fileMb: kb('RssFile'), threads: threadCpuByTid(pid) };
 }
 
 /** The thread groups the per-minute line shows: the service's own threads, ClickHouse's, Node's and V8's. */
 function groupOf(name: string): string {
-  if (name === 'main' || name.startsWith('pmx-')) return name === 'main' ? 'main' : 'pmx threads';
+  if (name === 'main (JS)') return 'main';
+  if (name.startsWith('pmx-')) return 'pmx threads';
   if (name === 'MergeMutate') return 'CH merges';
   if (name === 'node') return 'node (V8, libuv)';
   return 'CH other';
@@ -150,6 +144,8 @@ interface Minute {
   readonly cpuPct: number;
   /** CPU % of one core by thread group (GROUPS). */
   readonly cpuByGroup: Record<string, number>;
+  /** CPU % of one core of each ClickHouse thread name of the group 'CH other' (its pools rename their threads by job). */
+  readonly chOtherByName: Record<string, number>;
   readonly rssMb: number;
   readonly anonMb: number;
   readonly fileMb: number;
@@ -175,11 +171,21 @@ for (let minute = 1; minute <= MINUTES && !exited; minute++) {
   const at = performance.now();
   const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
   const pos = valueOf(text, 'engine_log_position');
+  const byName = threadCpuMsBetween(last.threads, now.threads);
+  const pct = (ms: number): number => Math.round((ms * 1000) / (at - lastAt)) / 10;
+  const byGroup = new Map<string, number>();
+  const chOtherByName: Record<string, number> = {};
+  for (const [name, ms] of Object.entries(byName)) {
+    const group = groupOf(name);
+    byGroup.set(group, (byGroup.get(group) ?? 0) + ms);
+    if (group === 'CH other' && ms > 0) chOtherByName[name] = pct(ms);
+  }
   const workerHeapsMb = Object.fromEntries(Object.entries(seriesOf(text, 'nodejs_thread_heap_total_bytes')).map(([thread, bytes]) => [thread, Math.round(bytes / 1e6)]));
   const row: Minute = {
     minute,
     cpuPct: Math.round(((now.ticks - last.ticks) * 10 * 1000) / (at - lastAt)) / 10,
-    cpuByGroup: Object.fromEntries(GROUPS.map((g) => [g, Math.max(0, Math.round((((now.groups.get(g) ?? 0) - (last.groups.get(g) ?? 0)) * 10 * 1000) / (at - lastAt)) / 10)])),
+    cpuByGroup: Object.fromEntries(GROUPS.map((g) => [g, pct(byGroup.get(g) ?? 0)])),
+    chOtherByName,
     rssMb: Math.round(now.rssMb),
     anonMb: Math.round(now.anonMb),
     fileMb: Math.round(now.fileMb),
@@ -222,4 +228,10 @@ for (let from = 0; from < perMinute.length; from += 5) {
 }
 console.log(`five-minute means: ${fiveMinuteMeans.map((f) => `${f.from}-${f.to} ${f.cpuPct}% ${f.rssMb} MB`).join(', ')}`);
 console.log(`minute 5: CPU ${at5?.cpuPct ?? '-'}%, RSS ${at5?.rssMb ?? '-'} MB; last five minutes: CPU ${cpuLast}%, RSS ${rssLast} MB; drift CPU ${cpuDriftPct ?? '-'}%, RSS ${rssDriftPct ?? '-'}% (flat within 10%: ${flat})`);
+// What grows, if anything, among ClickHouse's threads other than its merges: each name's mean share of a core over
+// minutes 6-10 (past start-up) against the last five minutes.
+const early = perMinute.slice(5, 10);
+const meanOf = (rows: readonly Minute[], name: string): number => Math.round(mean(rows.map((m) => m.chOtherByName[name] ?? 0)) * 100) / 100;
+const chNames = [...new Set(perMinute.flatMap((m) => Object.keys(m.chOtherByName)))].sort((a, b) => meanOf(tail, b) - meanOf(tail, a));
+console.log(`ClickHouse's other threads by name, % of a core, minutes 6-10 / the last five: ${chNames.map((n) => `${n} ${meanOf(early, n)} / ${meanOf(tail, n)}`).join(', ')}`);
 console.log(JSON.stringify({ bench: 'soak', minutes: perMinute.length, perMinute, fiveMinuteMeans, cpuAt5: at5?.cpuPct ?? null, cpuLast, rssAt5: at5?.rssMb ?? null, rssLast, cpuDriftPct, rssDriftPct, flat, machine: `${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}` }));
