@@ -29,7 +29,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { benchDataRoot } from './dataRoot.js';
-import { threadCpuByTid, threadCpuMsBetween, type ThreadCpu } from './processProbe.js';
+import { threadCpuByTid, threadCpuMsBetween, ticksOf, type ThreadCpu } from './processProbe.js';
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 60);
 const ANALYST_PASSWORD = 'soak-analyst';
@@ -53,10 +53,6 @@ function freePort(): Promise<number> {
  * chDB's library alone is hundreds of MB, paged in as its code runs).
  */
 function sample(pid: number): { ticks: number; rssMb: number; anonMb: number; fileMb: number; threads: Map<number, ThreadCpu> } {
-  const ticksOf = (stat: string): number => {
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  };
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string): number => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) / 1024;
   return { ticks: ticksOf(readFileSync(`/proc/${pid}/stat`, 'utf8')), rssMb: kb('VmRSS'), anonMb: kb('RssAnon'), fileMb: kb('RssFile'), threads: threadCpuByTid(pid) };
