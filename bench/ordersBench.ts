@@ -39,7 +39,8 @@
 // The last line is one JSON object: {bench: 'orders', orders, ordersPerSec, p50Ms, p99Ms, maxMs, rejected,
 // concurrency, recoverPerSec, verifyPerSec, ethersVerifyPerSec, recoverSpeedup, verifySpeedup,
 // serverCpuUsPerOrder, serverMainThreadCpuUsPerOrder, clickhouseCpuUsPerOrder (chDB's threads and libuv's pool;
-// null for the cluster), edge, machine, targetsMet, ...}.
+// null for the cluster), followerUsPerOrder (the consumers of the durable records on the request thread; null for
+// the cluster), edge, machine, targetsMet, ...}.
 //
 // BENCH_RATE=N posts the window's requests on a schedule, N per second (open loop, latency from each request's
 // scheduled time), to measure latency at a given load rather than at saturation.
@@ -228,6 +229,8 @@ interface CpuAnswer extends Record<string, unknown> {
   readonly rssMb: number;
   readonly appends: { appends: number; records: number; ms: number; maxMs: number; p90Ms: number; p99Ms: number };
   readonly threads: Record<string, number>;
+  /** Each consumer of the durable records: its time on the request thread so far, ms (absent from older builds). */
+  readonly consumers?: Record<string, number>;
   /** The answer watches' running tallies, by watch (threads/answerWatch.ts; absent from builds without them). */
   readonly wakes?: Record<string, { armed: number; woken: number; fallbackSettles: number }>;
   /**
@@ -688,6 +691,11 @@ async function main(): Promise<void> {
       console.log(`edge: ${requests} requests forwarded, ${reads} reads of the service's responses (${(reads / Math.max(1, requests)).toFixed(2)} per request)${holding}`);
     }
     if (after.chain !== undefined) console.log(`order path's threads (--chain-affinity): ${after.chain.placement} at the window's end, ${after.chain.moves - (before.chain?.moves ?? 0)} moves over the window`);
+    // What each consumer of the durable records took of the request thread over the window (the read model and
+    // the notifications include the batches they applied later, in runs).
+    const consumerUs = Object.entries(after.consumers ?? {}).map(([name, ms]): [string, number] => [name, ((ms - (before.consumers?.[name] ?? 0)) * 1000) / orders.length]);
+    const followerUs = consumerUs.length === 0 ? undefined : Number(consumerUs.reduce((sum, [, us]) => sum + us, 0).toFixed(1));
+    if (followerUs !== undefined) console.log(`durable follower on the request thread: ${followerUs} us/order (${consumerUs.map(([name, us]) => `${name} ${us.toFixed(1)}`).join(', ')})`);
     if (threads.length > 0) console.log(`${CLUSTER ? 'processes' : 'server threads'} (CPU us/order): ${threads.slice(0, 10).map(([name, ms]) => `${name} ${Math.round((ms * 1000) / orders.length)}`).join(', ')}`);
     const clickhouseUs = CLUSTER ? undefined : clickhouseShareUs(before.threads, after.threads, orders.length);
     if (clickhouseUs !== undefined) console.log(`ClickHouse (chDB's own threads and libuv's pool, on which its queries run): ${clickhouseUs} us/order`);
@@ -748,6 +756,7 @@ async function main(): Promise<void> {
       serverCpuUsPerOrder: Math.round(serverCpuUs / orders.length),
       serverMainThreadCpuUsPerOrder: Math.round((((after.threads['main (JS)'] ?? 0) - (before.threads['main (JS)'] ?? 0)) * 1000) / orders.length),
       clickhouseCpuUsPerOrder: clickhouseUs ?? null,
+      followerUsPerOrder: followerUs ?? null,
       clientCpuUsPerOrder: Math.round(clientCpuUs / orders.length),
       projectorCatchUpMs: Math.round(settle.ms),
       commandsPerAppend: Number((appended / Math.max(1, appends)).toFixed(1)),

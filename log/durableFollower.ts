@@ -15,7 +15,8 @@
 // - A consumer that throws is reported (onError) and the others still get the batch; it gets the next batches
 //   too (each consumer decides whether it can go on: the read model stops itself and reads go to ClickHouse).
 // - Each consumer's time on this thread is counted (seconds(), the metric durable_consumer_seconds_total): the
-//   per-stage cost of an order that docs/benchmarks.md reads, without a profiler.
+//   per-stage cost of an order that docs/benchmarks.md reads, without a profiler. A consumer that applies the
+//   batches later than accept() (in runs, projections/logTail.ts) reports that time too (deferredSeconds).
 
 import type { LogRecord } from './eventLog.js';
 
@@ -24,6 +25,8 @@ export interface DurableConsumer {
   readonly name: string;
   /** One durable batch, in log order (positions consecutive from the previous batch's). */
   accept(records: readonly LogRecord[]): void;
+  /** Time spent on offered batches after accept() returned (seconds), for consumers that apply them later. */
+  deferredSeconds?(): number;
 }
 
 interface Registered {
@@ -70,6 +73,6 @@ export class DurableFollower {
 
   /** Each consumer's time in accept() so far (seconds), in registration order. */
   seconds(): { readonly consumer: string; readonly seconds: number }[] {
-    return this.registered.map((r) => ({ consumer: r.consumer.name, seconds: r.ms / 1000 }));
+    return this.registered.map((r) => ({ consumer: r.consumer.name, seconds: r.ms / 1000 + (r.consumer.deferredSeconds?.() ?? 0) }));
   }
 }

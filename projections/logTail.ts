@@ -1,9 +1,16 @@
 // How a state kept in memory follows the durable records (the in-memory read model, projections/live/, and the
-// notifications, projections/notifications/): offer() applies each durable batch at once, handed over by the
-// durable follower (log/durableFollower.ts) before the batch's replies are released, and the log is read for
-// whatever was not offered (before start-up finished, after a gap). Records arrive in position order; a
-// record at or before the state's position is skipped, one past the next position holds the batch and reads
-// the gap from the log.
+// notifications, projections/notifications/): offer() takes each durable batch, handed over by the durable
+// follower (log/durableFollower.ts) before the batch's replies are released, and the log is read for whatever
+// was not offered (before start-up finished, after a gap). Records arrive in position order; a record at or
+// before the state's position is skipped, one past the next position holds the batch and reads the gap from
+// the log.
+//
+// Deferred application (options.defer): offered batches wait and are applied together, up to `ms` after the
+// first of them or once `records` wait, and at once whenever the owner looks at its state (flush(): the owner
+// calls it in every accessor of its state, position and readiness, and waitFor() calls it). Nothing can observe
+// the state between two offers without applying what waits, so every read answers as if each batch had been
+// applied when offered (read-your-writes included); what changes is that a steady trickle of small batches
+// is applied in runs, as at saturation, and not interleaved with the request thread's other work.
 //
 // A record that fails to apply, or a log that cannot be read, stops the tail for good: waiters are released,
 // `failure` is set, and the owner's reads go elsewhere (or answer 503) rather than serve a state that no longer
@@ -21,6 +28,21 @@ export interface FollowingState {
   apply(record: EventsRecord): void;
 }
 
+/** Deferred application: offered batches wait up to `ms`, or until `records` wait, unless the state is read first. */
+export interface Deferral {
+  readonly ms: number;
+  readonly records: number;
+}
+
+export interface LogTailOptions {
+  /** Called once if the tail stops. */
+  readonly onFailure?: (error: unknown) => void;
+  /** Called after offered records were applied (at once or deferred). */
+  readonly onApplied?: () => void;
+  /** Apply offered batches in runs (see above); without it each batch applies when offered. */
+  readonly defer?: Deferral;
+}
+
 export class LogTail {
   private started = false;
   private catching: Promise<void> | undefined;
@@ -28,6 +50,12 @@ export class LogTail {
   private held: EventsRecord[] = [];
   private failed: unknown = undefined;
   private waiters: { pos: number; resolve: () => void }[] = [];
+  /** Offered batches waiting to be applied (deferred application), in position order. */
+  private pending: (readonly EventsRecord[])[] = [];
+  private pendingRecords = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** Time spent applying deferred batches, after offer() returned (ms). */
+  private laterMs = 0;
 
   constructor(
     private readonly log: EventLog,
@@ -35,8 +63,7 @@ export class LogTail {
     private readonly state: () => FollowingState,
     /** What the tail feeds, for messages ("the in-memory read model"). */
     private readonly what: string,
-    /** Called once if the tail stops. */
-    private readonly onFailure?: (error: unknown) => void,
+    private readonly options: LogTailOptions = {},
   ) {}
 
   /** Started, and no record failed to apply. */
@@ -56,6 +83,11 @@ export class LogTail {
     this.started = true;
   }
 
+  /** Time spent applying deferred batches after they were offered (seconds): the rest of the tail's cost. */
+  get deferredSeconds(): number {
+    return this.laterMs / 1000;
+  }
+
   /** Records made durable, in position order. Never throws; true when every record offered is applied. */
   offer(records: readonly EventsRecord[]): boolean {
     if (this.failed !== undefined || records.length === 0) return false;
@@ -63,6 +95,56 @@ export class LogTail {
       this.hold(records);
       return false;
     }
+    const defer = this.options.defer;
+    if (defer === undefined || this.waiters.length > 0) {
+      if (this.drain()) return this.apply(records);
+      if (this.failed === undefined) this.hold(records);
+      return false;
+    }
+    this.pending.push(records);
+    this.pendingRecords += records.length;
+    if (this.pendingRecords >= defer.records) return this.drain();
+    this.timer ??= setTimeout(() => this.flush(), defer.ms).unref();
+    return false;
+  }
+
+  /**
+   * Applies the offered batches that wait (deferred application), counting the time as applied later
+   * (deferredSeconds). Never throws; true when none is left waiting.
+   */
+  flush(): boolean {
+    if (this.pending.length === 0) return this.drain();
+    const started = performance.now();
+    const drained = this.drain();
+    this.laterMs += performance.now() - started;
+    return drained;
+  }
+
+  /** flush() without counting the time: within offer(), whose time its caller counts. */
+  private drain(): boolean {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.pending.length === 0) return true;
+    const batches = this.pending;
+    this.pending = [];
+    this.pendingRecords = 0;
+    let applied = true;
+    for (let i = 0; i < batches.length; i++) {
+      const batch = batches[i] as readonly EventsRecord[];
+      if (!applied) {
+        // After a gap the rest are held for the catch-up; after a failure they are dropped with the tail.
+        if (this.failed === undefined) this.hold(batch);
+        continue;
+      }
+      applied = this.apply(batch);
+    }
+    return applied;
+  }
+
+  /** One offered batch, applied now (or held, past a gap). */
+  private apply(records: readonly EventsRecord[]): boolean {
     const state = this.state();
     for (let i = 0; i < records.length; i++) {
       const r = records[i] as EventsRecord;
@@ -75,6 +157,7 @@ export class LogTail {
       if (!this.applyOne(r)) return false;
     }
     this.settle();
+    this.options.onApplied?.();
     return true;
   }
 
@@ -83,6 +166,7 @@ export class LogTail {
    * rejects after `timeoutMs`.
    */
   waitFor(pos: number, timeoutMs = 5_000): Promise<void> {
+    this.flush();
     if (this.failed !== undefined || this.state().pos >= pos) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -116,7 +200,7 @@ export class LogTail {
   }
 
   private fail(error: unknown): void {
-    if (this.failed === undefined) this.onFailure?.(error);
+    if (this.failed === undefined) this.options.onFailure?.(error);
     this.failed ??= error;
     for (const w of this.waiters) w.resolve();
     this.waiters = [];

@@ -112,8 +112,8 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   // after it fell behind). They are built after the engine; until then their registrations pass the batches by.
   const late: { projector?: Projector; projectorThread?: ProjectorThread; live?: LiveReadModel; notifications?: NotificationStore; publisher?: StreamPublisher; markets?: MarketIndex } = {};
   const follower = new DurableFollower((consumer, error) => logger.error({ err: error, consumer }, 'a consumer of the durable records failed'));
-  follower.register({ name: 'read model', accept: (records) => late.live?.offer(records) });
-  follower.register({ name: 'notifications', accept: (records) => late.notifications?.offer(records) });
+  follower.register({ name: 'read model', accept: (records) => late.live?.offer(records), deferredSeconds: () => late.live?.deferredSeconds ?? 0 });
+  follower.register({ name: 'notifications', accept: (records) => late.notifications?.offer(records), deferredSeconds: () => late.notifications?.deferredSeconds ?? 0 });
   if (hooks.onDurable !== undefined) follower.register({ name: 'durable hook', accept: hooks.onDurable });
   follower.register({ name: 'WebSocket publisher', accept: (records) => late.publisher?.publish(records) });
   if (hooks.onPublished !== undefined) follower.register({ name: 'published hook', accept: hooks.onPublished });

@@ -150,6 +150,13 @@ async function requestTimes(): Promise<{ serverP99UpToMs: number; serverOver100M
   const within100 = delta[bounds.indexOf(0.1)] ?? total;
   return { serverP99UpToMs: p99 * 1000, serverOver100Ms: total - within100 };
 }
+/** Each consumer of the durable records: its time on the request thread so far (durable_consumer_seconds_total), ms. */
+async function consumerMs(): Promise<Record<string, number>> {
+  const metric = running.metrics.registry.getSingleMetric('durable_consumer_seconds_total');
+  const ms: Record<string, number> = {};
+  for (const v of metric === undefined ? [] : (await metric.get()).values) ms[String(v.labels.consumer)] = v.value * 1000;
+  return ms;
+}
 /** Garbage-collection pauses of the main thread since the last 'cpu' report (ms each). */
 let gcPauses: number[] = [];
 /** Pause ms by GC kind (perf_hooks constants: 1 minor/scavenge, 4 major, 8 incremental marking, 16 weak callbacks). */
@@ -186,7 +193,7 @@ async function handle(m: Message): Promise<object> {
       const edgeStats = running.edge?.stats;
       const edge = edgeStats === undefined ? undefined : { requests: edgeStats.requests, upstreamReads: edgeStats.upstreamReads, holds: edgeStats.holds, heldRequests: edgeStats.heldRequests };
       const chain = running.chainAffinity === undefined ? undefined : { placement: running.chainAffinity.placement, moves: running.chainAffinity.moves };
-      return { threads: threadCpuMs(), appends, wakes, edge, chain, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
+      return { threads: threadCpuMs(), consumers: await consumerMs(), appends, wakes, edge, chain, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
     }
     case 'minute': {
       const answer = { ...minute, stallMaxMs: Math.max(0, minuteDelay.max / 1e6 - LOOP_RESOLUTION_MS), ...(await requestTimes()) };

@@ -4,7 +4,8 @@
 // request path, so an API process that only follows the log builds the same state.
 //
 // Read-your-writes: the engine host hands each durable batch over before any reply's continuation runs
-// (host/engineHost.ts), and offer() applies it at once, so a read that follows an acknowledged write finds
+// (host/engineHost.ts), and offer() takes it; every accessor of the state applies what was offered first
+// (batches are applied in runs, projections/logTail.ts), so a read that follows an acknowledged write finds
 // it; waitFor(pos) covers the moments when the model is still catching up from the log.
 //
 // Start-up: restored from the stored projections as of the projector's committed position (liveRestore.ts),
@@ -13,13 +14,16 @@
 
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { EventLog, EventsRecord } from '../../log/eventLog.js';
-import { LogTail } from '../logTail.js';
+import { LogTail, type Deferral } from '../logTail.js';
 import { LiveState, type LiveStateOptions } from './liveState.js';
 import { restoreLive } from './liveRestore.js';
 import { restoreSnapshot, type LiveSnapshot } from './liveSnapshot.js';
 
+/** How long offered batches wait to be applied together when nothing reads the model (logTail.ts). */
+export const LIVE_DEFERRAL: Deferral = { ms: 100, records: 1_000 };
+
 export class LiveReadModel {
-  readonly state: LiveState;
+  private readonly current: LiveState;
   private readonly tail: LogTail;
 
   constructor(
@@ -27,25 +31,41 @@ export class LiveReadModel {
     options: LiveStateOptions & {
       /** Called once if the model stops (a record failed to apply or the log could not be read); reads then go to ClickHouse. */
       readonly onFailure?: (error: unknown) => void;
+      /** Apply offered batches in runs (default LIVE_DEFERRAL); `false`: each one when offered. */
+      readonly defer?: Deferral | false;
     },
   ) {
-    this.state = new LiveState(options);
-    this.tail = new LogTail(log, () => this.state, 'the in-memory read model', options.onFailure);
+    this.current = new LiveState(options);
+    const defer = options.defer === false ? undefined : (options.defer ?? LIVE_DEFERRAL);
+    this.tail = new LogTail(log, () => this.current, 'the in-memory read model', { onFailure: options.onFailure, defer });
   }
 
-  /** Last log position applied. */
+  /** The state, with every batch offered so far applied. */
+  get state(): LiveState {
+    this.tail.flush();
+    return this.current;
+  }
+
+  /** Last log position applied (every batch offered so far applied first). */
   get position(): number {
-    return this.state.pos;
+    this.tail.flush();
+    return this.current.pos;
   }
 
   /** Serving: started, and no record failed to apply (then reads go to ClickHouse instead). */
   get ready(): boolean {
+    this.tail.flush();
     return this.tail.ready;
+  }
+
+  /** Time spent applying offered batches after offer() returned (seconds). */
+  get deferredSeconds(): number {
+    return this.tail.deferredSeconds;
   }
 
   /** Restores the state as of `at` (the projector's committed position, before its run() starts) and follows the log to its end. */
   async start(ch: ClickHouseClient, db: string, at: number): Promise<void> {
-    await restoreLive(ch, db, at, this.state);
+    await restoreLive(ch, db, at, this.current);
     await this.tail.start();
   }
 
@@ -54,7 +74,7 @@ export class LiveReadModel {
    * follows the log to its end: how a process without its own projector starts.
    */
   async startFrom(snapshot: LiveSnapshot | undefined): Promise<void> {
-    if (snapshot !== undefined) restoreSnapshot(snapshot, this.state);
+    if (snapshot !== undefined) restoreSnapshot(snapshot, this.current);
     await this.tail.start();
   }
 

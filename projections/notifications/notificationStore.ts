@@ -1,6 +1,7 @@
 // The notifications as a consumer of the durable records (log/durableFollower.ts), like the in-memory read
-// model: offer() applies each durable batch at once (on the follower's thread, before the batch's replies
-// are released, so a read after an acknowledged write sees it), and the log is read for whatever was not
+// model: offer() takes each durable batch (on the follower's thread, before the batch's replies are released)
+// and every accessor applies what was offered first (batches are applied in runs, projections/logTail.ts), so a
+// read after an acknowledged write sees it; the log is read for whatever was not
 // offered (before start() finished, after a gap; projections/logTail.ts). It learns nothing from the request path, so an API node that
 // only follows the log builds the same notifications as the engine's process.
 //
@@ -15,9 +16,12 @@
 // state that no longer follows the log.
 
 import type { EventLog, EventsRecord } from '../../log/eventLog.js';
-import { LogTail } from '../logTail.js';
+import { LogTail, type Deferral } from '../logTail.js';
 import { NotificationState, type NotificationStateOptions } from './notificationState.js';
 import { restoreSnapshot, snapshotBytes, type NotificationSnapshots } from './notificationSnapshots.js';
+
+/** How long offered batches wait to be applied together when nothing reads the notifications (logTail.ts). */
+export const NOTES_DEFERRAL: Deferral = { ms: 100, records: 1_000 };
 
 /** Default records applied between two snapshots. */
 export const DEFAULT_SNAPSHOT_EVERY = 100_000;
@@ -48,6 +52,8 @@ export interface NotificationStoreOptions extends NotificationStateOptions {
   readonly onSnapshotError?: (error: unknown) => void;
   /** Called once if the store stops (a record failed to apply or the log could not be read). */
   readonly onFailure?: (error: unknown) => void;
+  /** Apply offered batches in runs (default NOTES_DEFERRAL); `false`: each one when offered. */
+  readonly defer?: Deferral | false;
 }
 
 export class NotificationStore {
@@ -61,21 +67,31 @@ export class NotificationStore {
     private readonly options: NotificationStoreOptions = {},
   ) {
     this.current = new NotificationState(options);
-    this.tail = new LogTail(log, () => this.current, 'the notifications', options.onFailure);
+    const defer = options.defer === false ? undefined : (options.defer ?? NOTES_DEFERRAL);
+    this.tail = new LogTail(log, () => this.current, 'the notifications', { onFailure: options.onFailure, onApplied: () => this.snapshotIfDue(), defer });
   }
 
+  /** The state, with every batch offered so far applied. */
   get state(): NotificationState {
+    this.tail.flush();
     return this.current;
   }
 
-  /** Last log position applied. */
+  /** Last log position applied (every batch offered so far applied first). */
   get position(): number {
+    this.tail.flush();
     return this.current.pos;
   }
 
   /** Started, and no record failed to apply. */
   get ready(): boolean {
+    this.tail.flush();
     return this.tail.ready;
+  }
+
+  /** Time spent applying offered batches after offer() returned (seconds). */
+  get deferredSeconds(): number {
+    return this.tail.deferredSeconds;
   }
 
   /** Restores the newest snapshot (if any) and follows the log to its end; resolves with where it started from. */
@@ -95,7 +111,7 @@ export class NotificationStore {
 
   /** Records made durable, in position order (a consumer of the durable follower). Never throws. */
   offer(records: readonly EventsRecord[]): void {
-    if (this.tail.offer(records)) this.snapshotIfDue();
+    this.tail.offer(records);
   }
 
   /** Resolves once position `pos` is applied; rejects after `timeoutMs`, or when the store failed. */
@@ -106,6 +122,7 @@ export class NotificationStore {
 
   /** Writes a last snapshot (when serving and anything changed since the last one) and waits for the writes. */
   async close(): Promise<void> {
+    this.tail.flush();
     await this.writing;
     if (this.ready && this.current.pos > this.snapshotPos) this.snapshot();
     await this.writing;

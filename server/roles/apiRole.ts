@@ -169,8 +169,8 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     void seeded?.().catch((error: unknown) => logger.error({ err: error }, "seeding the in-memory read model's copy failed; its snapshots are taken on this thread"));
   };
   // Replica snapshots: written as the replica follows, so that a restart replays only the log after the last.
-  // The read model's snapshot goes with it, taken at the model's own position (it applies what the replica
-  // hands it at once, so normally the same). Taken from the copies, they hold nothing here and are taken when
+  // The read model's snapshot goes with it, taken at the model's own position (reading it applies every batch
+  // the replica handed over, so normally the same). Taken from the copies, they hold nothing here and are taken when
   // due; otherwise at quiet moments (quietSnapshots.ts).
   const replicaSnapshots = new QuietSnapshots({
     every: config.snapshotIntervalEvents,
@@ -202,7 +202,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
       for (const r of records) replicaDelay((now - r.command.time) / 1000);
     },
   });
-  durable.register({ name: 'read model', accept: (records) => live?.offer(records) });
+  durable.register({ name: 'read model', accept: (records) => live?.offer(records), deferredSeconds: () => live?.deferredSeconds ?? 0 });
   // Before the notifications: a snapshot they take from their copy finds every record of the batch sent to it.
   durable.register({
     name: 'snapshot copy',
@@ -211,7 +211,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
       seedLiveCopy();
     },
   });
-  durable.register({ name: 'notifications', accept: (records) => notifications.offer(records) });
+  durable.register({ name: 'notifications', accept: (records) => notifications.offer(records), deferredSeconds: () => notifications.deferredSeconds });
   durable.register({ name: 'WebSocket publisher', accept: (records) => publisher.publish(records) });
   durable.register({
     name: 'market index',
