@@ -187,7 +187,7 @@ export class ServiceMetrics {
     );
     new Counter({
       name: 'durable_consumer_seconds_total',
-      help: "Time each consumer of the durable records spent on the batches offered to it, on the thread that made them durable.",
+      help: "Time each consumer of the durable records spent on the batches offered to it, on the thread that made them durable (batches applied later, in runs, included).",
       labelNames: ['consumer'],
       registers: [this.registry],
       collect() {
