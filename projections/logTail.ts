@@ -5,7 +5,7 @@
 // before the state's position is skipped, one past the next position holds the batch and reads the gap from
 // the log.
 //
-// Deferred application (options.defer): offered batches wait and are applied together, up to `ms` after the
+// Deferred application (options.defer, by default DEFAULT_DEFERRAL): offered batches wait and are applied together, up to `ms` after the
 // first of them or once `records` wait, and at once whenever the owner looks at its state (flush(): the owner
 // calls it in every accessor of its state, position and readiness, and waitFor() calls it). Nothing can observe
 // the state between two offers without applying what waits, so every read answers as if each batch had been
@@ -34,13 +34,16 @@ export interface Deferral {
   readonly records: number;
 }
 
+/** The deferral of a tail whose options name none. */
+export const DEFAULT_DEFERRAL: Deferral = { ms: 100, records: 1_000 };
+
 export interface LogTailOptions {
   /** Called once if the tail stops. */
   readonly onFailure?: (error: unknown) => void;
   /** Called after offered records were applied (at once or deferred). */
   readonly onApplied?: () => void;
-  /** Apply offered batches in runs (see above); without it each batch applies when offered. */
-  readonly defer?: Deferral;
+  /** Apply offered batches in runs (see above; default DEFAULT_DEFERRAL); `false`: each batch when offered. */
+  readonly defer?: Deferral | false;
 }
 
 export class LogTail {
@@ -56,6 +59,7 @@ export class LogTail {
   private timer: NodeJS.Timeout | undefined;
   /** Time spent applying deferred batches, after offer() returned (ms). */
   private laterMs = 0;
+  private readonly defer: Deferral | undefined;
 
   constructor(
     private readonly log: EventLog,
@@ -64,7 +68,9 @@ export class LogTail {
     /** What the tail feeds, for messages ("the in-memory read model"). */
     private readonly what: string,
     private readonly options: LogTailOptions = {},
-  ) {}
+  ) {
+    this.defer = options.defer === false ? undefined : (options.defer ?? DEFAULT_DEFERRAL);
+  }
 
   /** Started, and no record failed to apply. */
   get ready(): boolean {
@@ -95,7 +101,7 @@ export class LogTail {
       this.hold(records);
       return false;
     }
-    const defer = this.options.defer;
+    const defer = this.defer;
     if (defer === undefined || this.waiters.length > 0) {
       if (this.drain()) return this.apply(records);
       if (this.failed === undefined) this.hold(records);
@@ -113,7 +119,7 @@ export class LogTail {
    * (deferredSeconds). Never throws; true when none is left waiting.
    */
   flush(): boolean {
-    if (this.pending.length === 0) return this.drain();
+    if (this.pending.length === 0) return true;
     const started = performance.now();
     const drained = this.drain();
     this.laterMs += performance.now() - started;

@@ -19,9 +19,6 @@ import { LiveState, type LiveStateOptions } from './liveState.js';
 import { restoreLive } from './liveRestore.js';
 import { restoreSnapshot, type LiveSnapshot } from './liveSnapshot.js';
 
-/** How long offered batches wait to be applied together when nothing reads the model (logTail.ts). */
-export const LIVE_DEFERRAL: Deferral = { ms: 100, records: 1_000 };
-
 export class LiveReadModel {
   private readonly current: LiveState;
   private readonly tail: LogTail;
@@ -31,13 +28,12 @@ export class LiveReadModel {
     options: LiveStateOptions & {
       /** Called once if the model stops (a record failed to apply or the log could not be read); reads then go to ClickHouse. */
       readonly onFailure?: (error: unknown) => void;
-      /** Apply offered batches in runs (default LIVE_DEFERRAL); `false`: each one when offered. */
+      /** Apply offered batches in runs (logTail.ts, default DEFAULT_DEFERRAL); `false`: each one when offered. */
       readonly defer?: Deferral | false;
     },
   ) {
     this.current = new LiveState(options);
-    const defer = options.defer === false ? undefined : (options.defer ?? LIVE_DEFERRAL);
-    this.tail = new LogTail(log, () => this.current, 'the in-memory read model', { onFailure: options.onFailure, defer });
+    this.tail = new LogTail(log, () => this.current, 'the in-memory read model', { onFailure: options.onFailure, defer: options.defer });
   }
 
   /** The state, with every batch offered so far applied. */

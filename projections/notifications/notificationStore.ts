@@ -20,9 +20,6 @@ import { LogTail, type Deferral } from '../logTail.js';
 import { NotificationState, type NotificationStateOptions } from './notificationState.js';
 import { restoreSnapshot, snapshotBytes, type NotificationSnapshots } from './notificationSnapshots.js';
 
-/** How long offered batches wait to be applied together when nothing reads the notifications (logTail.ts). */
-export const NOTES_DEFERRAL: Deferral = { ms: 100, records: 1_000 };
-
 /** Default records applied between two snapshots. */
 export const DEFAULT_SNAPSHOT_EVERY = 100_000;
 
@@ -52,7 +49,7 @@ export interface NotificationStoreOptions extends NotificationStateOptions {
   readonly onSnapshotError?: (error: unknown) => void;
   /** Called once if the store stops (a record failed to apply or the log could not be read). */
   readonly onFailure?: (error: unknown) => void;
-  /** Apply offered batches in runs (default NOTES_DEFERRAL); `false`: each one when offered. */
+  /** Apply offered batches in runs (logTail.ts, default DEFAULT_DEFERRAL); `false`: each one when offered. */
   readonly defer?: Deferral | false;
 }
 
@@ -67,8 +64,7 @@ export class NotificationStore {
     private readonly options: NotificationStoreOptions = {},
   ) {
     this.current = new NotificationState(options);
-    const defer = options.defer === false ? undefined : (options.defer ?? NOTES_DEFERRAL);
-    this.tail = new LogTail(log, () => this.current, 'the notifications', { onFailure: options.onFailure, onApplied: () => this.snapshotIfDue(), defer });
+    this.tail = new LogTail(log, () => this.current, 'the notifications', { onFailure: options.onFailure, onApplied: () => this.snapshotIfDue(), defer: options.defer });
   }
 
   /** The state, with every batch offered so far applied. */
