@@ -8,11 +8,12 @@
 // here; in the service the copies live on the snapshot thread's heap, which a process's RSS adds up.
 // The projector's open orders (projections/builders/orders.ts) are measured too: the single process holds them
 // beside the read model's; and the WebSocket publisher's (api/ws/userOrders.ts), which the single process and
-// every API node hold; and the notifications' (projections/notifications/), held on the request thread and by
+// every API node hold for the orders someone watches (here: the key that placed them all); and the notifications' (projections/notifications/), held on the request thread and by
 // their copy on the snapshot thread. Each part decodes the records itself, so each counts its own copies of the
 // ids; the request thread's four (engine, read model, notifications, publisher) are also measured together as the
 // service holds them, fed the engine's event objects. The last line is one JSON object: {bench: 'resting-memory', orders, bytesPerOrder:
-// {engine, engineCopy, readModel, projector, publisher, notifications, requestThread, readModelCopy, singleProcess, apiNode}}.
+// {engine, engineCopy, readModel, projector, publisher, notifications, requestThread, requestThreadUnwatched, readModelCopy,
+// singleProcess, apiNode}} (the single process and the API node with the publisher following every order).
 
 import { DEFAULT_ENGINE_CONFIG, Engine, exportSnapshot, restoreSnapshot, type Command, type EngineSnapshot } from '../engine/index.js';
 import type { Submission } from '../host/engineHost.js';
@@ -25,8 +26,17 @@ import { OrdersBuilder, type FillOrders } from '../projections/builders/orders.j
 import { DiscardRows } from '../projections/rows.js';
 import { collectedHeap, hexId } from './collectedHeap.js';
 
-/** A fan-out nobody subscribes to: the publisher keeps its open orders and sends nothing. */
+/** A fan-out with no subscriber: the publisher builds no message. */
 const NOBODY = { publish: (): void => {}, subscribers: (): number => 0 };
+/** The key every order of the history is placed with. */
+const OWNER = 'bench';
+
+/** A publisher following every order: the key that placed them watched (as while it has a user connection). */
+function watchingPublisher(engine: Engine): StreamPublisher {
+  const publisher = new StreamPublisher({ engine, fanout: NOBODY, catalog: () => undefined, clock: () => 0 });
+  publisher.watchKey(OWNER);
+  return publisher;
+}
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
 const ACCOUNTS = 1_000;
@@ -57,7 +67,7 @@ function history(orders: number): Buffer[] {
     // Bids at 1-40 cents, never an ask: every order rests.
     const cents = 1 + (n % 40);
     run({
-      type: 'PlaceOrder', orderId: hexId('0d', n, 64), account: accounts[n % ACCOUNTS] as string, owner: 'bench', tokenId: tokens[n % MARKETS] as string, side: 'BUY',
+      type: 'PlaceOrder', orderId: hexId('0d', n, 64), account: accounts[n % ACCOUNTS] as string, owner: OWNER, tokenId: tokens[n % MARKETS] as string, side: 'BUY',
       makerAmount: (5 * cents * USDC) / 100, takerAmount: 5 * USDC, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: 0,
     });
   }
@@ -108,10 +118,10 @@ const projectorBytes = measure((records) => {
   for (const bytes of records) orders.apply(decodeEvents(bytes), sink, fills);
   return orders;
 });
-// The WebSocket publisher's open orders (api/ws/userOrders.ts: each order's owner, status and trades for the
-// user channel), with nobody subscribed; its engine is an empty one, the same in both measurements.
+// The WebSocket publisher's open orders (api/ws/userOrders.ts: each order's owner, status and trades), following
+// every order; its engine is an empty one, the same in both measurements.
 const publisherBytes = measure((records) => {
-  const publisher = new StreamPublisher({ engine: new Engine(), fanout: NOBODY, catalog: () => undefined, clock: () => 0 });
+  const publisher = watchingPublisher(new Engine());
   for (const bytes of records) publisher.publish([decodeRecord(bytes)]);
   return publisher;
 });
@@ -123,21 +133,26 @@ const notificationsBytes = measure((records) => {
   return state;
 });
 // The request thread's parts as the service holds them: one engine makes the events, and the read model and the
-// publisher are given those same objects (their ids are the engine's strings, not copies of their own).
-const requestThreadBytes = measure((records) => {
-  const engine = new Engine();
-  const state = new LiveState(options);
-  const publisher = new StreamPublisher({ engine, fanout: NOBODY, catalog: () => undefined, clock: () => 0 });
-  const notifications = new NotificationState();
-  for (const bytes of records) {
-    const { pos, command } = decodeCommand(bytes);
-    const events = engine.apply(command);
-    state.apply({ pos, events });
-    notifications.apply({ pos, events });
-    publisher.publish([{ pos, command, events }]);
-  }
-  return [engine, state, notifications, publisher];
-});
+// publisher are given those same objects (their ids are the engine's strings, not copies of their own); with the
+// publisher following every order, and with nobody watching the streams.
+function requestThread(watching: boolean): number {
+  return measure((records) => {
+    const engine = new Engine();
+    const state = new LiveState(options);
+    const publisher = watching ? watchingPublisher(engine) : new StreamPublisher({ engine, fanout: NOBODY, catalog: () => undefined, clock: () => 0 });
+    const notifications = new NotificationState();
+    for (const bytes of records) {
+      const { pos, command } = decodeCommand(bytes);
+      const events = engine.apply(command);
+      state.apply({ pos, events });
+      notifications.apply({ pos, events });
+      publisher.publish([{ pos, command, events }]);
+    }
+    return [engine, state, notifications, publisher];
+  });
+}
+const requestThreadBytes = requestThread(true);
+const requestThreadUnwatchedBytes = requestThread(false);
 const liveCopyBytes = measure((records) => {
   const bytes = snapshotBytes(live(records));
   const state = new LiveState(options);
@@ -154,6 +169,7 @@ const perOrder = {
   publisher: round(publisherBytes),
   notifications: round(notificationsBytes),
   requestThread: round(requestThreadBytes),
+  requestThreadUnwatched: round(requestThreadUnwatchedBytes),
   readModelCopy: round(liveCopyBytes),
   // The request thread's parts together (their strings shared), and each thread's parts of its own.
   singleProcess: round(requestThreadBytes + copyBytes + notificationsBytes + projectorBytes),
@@ -166,9 +182,10 @@ console.log(`| engine (books, order, reservation) | ${perOrder.engine} |`);
 console.log(`| the snapshot thread's copy of the engine | ${perOrder.engineCopy} |`);
 console.log(`| in-memory read model (open order, by id and by account) | ${perOrder.readModel} |`);
 console.log(`| the projector's open orders (OrdersBuilder; the single process and the projector role) | ${perOrder.projector} |`);
-console.log(`| the WebSocket publisher's open orders (the single process and API nodes) | ${perOrder.publisher} |`);
+console.log(`| the WebSocket publisher's open orders, following every order (the single process and API nodes; none with nobody watching) | ${perOrder.publisher} |`);
 console.log(`| the notifications' open orders (the request thread, and their copy on the snapshot thread) | ${perOrder.notifications} |`);
-console.log(`| the request thread's engine, read model, notifications and publisher, sharing the engine's strings as in the service | ${perOrder.requestThread} |`);
+console.log(`| the request thread's engine, read model, notifications and publisher (following every order), sharing the engine's strings as in the service | ${perOrder.requestThread} |`);
+console.log(`| the same four with nobody watching the streams (the publisher follows no order) | ${perOrder.requestThreadUnwatched} |`);
 console.log(`| an API node's copy of the read model on its snapshot thread | ${perOrder.readModelCopy} |`);
 console.log(`| the single process: the request thread's four, the snapshot thread's copies of the engine and the notifications, the projector | ${perOrder.singleProcess} |`);
 console.log(`| an API node: the request thread's four (replica first), the snapshot thread's copies of the replica, the notifications and the read model | ${perOrder.apiNode} |`);

@@ -10,8 +10,9 @@
 // - projector: the engine and the projector's open orders (projections/builders/orders.ts, rows dropped);
 // - readModel: the engine and the in-memory read model (projections/live/liveState.ts, default bounds), given
 //   each record's events as the engine host hands them over (the same objects, no decode);
-// - publisher: the engine and the WebSocket publisher (api/ws/streamPublisher.ts; nobody subscribed), which
-//   tracks every open order for the user channel;
+// - publisher: the engine and the WebSocket publisher (api/ws/streamPublisher.ts) following every order (the key
+//   that places them watched, as while it has a user connection; nothing subscribed, so no message is built;
+//   with nobody watching it follows none);
 // - mainThread: the engine, the read model and the publisher: what the service's request thread holds of the
 //   resting orders, but for the notifications' smaller record of each (bench:resting-memory).
 //
@@ -68,6 +69,7 @@ function child(part: Part): void {
     part === 'publisher' || part === 'mainThread'
       ? new StreamPublisher({ engine, fanout: { publish: () => {}, subscribers: () => 0 }, catalog: () => undefined, clock: () => time })
       : undefined;
+  publisher?.watchKey('bench');
   const sink = new DiscardRows();
   const fills: FillOrders[] = [];
   let time = 1_800_000_000_000;

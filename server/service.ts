@@ -145,10 +145,16 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     fanout,
     catalog: (conditionId) => late.markets?.get(conditionId),
     clock,
-    // Orders open at start-up: the engine keeps no creation time; the in-memory read model holds every open
-    // order's (even after it stopped following the log: creation times never change), the projector's
-    // state too (with --live-reads false).
-    creationTime: (orderId) => late.live?.state.order(orderId)?.createdAt ?? late.projector?.openOrderCreatedAt(orderId),
+    // Orders the publisher starts following from the engine (a key's first user connection, a market's first
+    // subscriber): the engine keeps no creation time or trades; the in-memory read model holds every open
+    // order's (creation times never change, even after it stopped following the log), the projector's state
+    // the creation time (with --live-reads false). Trades only from a model still following the log.
+    knownOrder: (orderId) => {
+      const o = late.live?.state.order(orderId);
+      if (o !== undefined) return late.live?.ready === true ? o : { createdAt: o.createdAt };
+      const createdAt = late.projector?.openOrderCreatedAt(orderId);
+      return createdAt === undefined ? undefined : { createdAt };
+    },
     onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey),
   });
   late.publisher = publisher;

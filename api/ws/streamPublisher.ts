@@ -14,6 +14,9 @@
 //   (`whenDurable`), so a subscriber's snapshot and the changes after it are of the same log positions:
 //   never a book older than one already delivered.
 // - User events go to the topics of the API key that owns the order (upstream's `owner`), never another's.
+//   The orders of a key are followed only while it has a user connection (`watchKey`, at a durable position,
+//   from the engine's open orders with their creation times and trades from `knownOrder`), and those resting
+//   in a watched market for its levels: nobody watching costs no state and no work per order.
 
 import type { Engine, EngineEvent, MarketResolved, MarketUpdated, OrderAccepted, PositionsConverted, RewardPaid, TradeExecuted } from '../../engine/index.js';
 import type { IndexedMarket } from '../../catalog/marketIndex.js';
@@ -37,12 +40,15 @@ export interface StreamPublisherOptions {
   readonly catalog: (conditionId: string) => IndexedMarket | undefined;
   readonly clock: () => number;
   /**
-   * The creation time (ms) of an order that was open when the publisher started (the engine keeps none), from
-   * a durable source that holds every open order's: the in-memory read model, or the projector's state.
-   * Asked when the order's first event is built, so at or after the publisher's start position; undefined
-   * when unknown (the event then carries created_at "0", and the next one asks again).
+   * What the engine keeps no record of for an open order the publisher starts following from the engine's
+   * state (its owner's first user connection, or its market's first subscriber): its creation time (ms) and,
+   * when the source holds them, its trade ids so far, from a durable source that holds every open order's
+   * (the in-memory read model; the projector's state gives the creation time only). The trades are asked
+   * when the owner starts being watched, at that durable position; the creation time also when the order's
+   * first event is built while still unknown. Undefined when unknown (the event then carries created_at "0",
+   * and the next one asks again).
    */
-  readonly creationTime?: (orderId: string) => number | undefined;
+  readonly knownOrder?: (orderId: string) => { readonly createdAt: number; readonly trades?: readonly string[] } | undefined;
   /** A key was deleted (durably): its user-channel connections must go. */
   readonly onApiKeyDeleted?: (apiKey: string) => void;
 }
@@ -61,7 +67,10 @@ export class StreamPublisher {
   /** Engine sequence number at the last published batch: the engine is at a durable position when equal. */
   private durableSeq: number;
   private readonly watched = new Map<string, Watched>();
+  /** The followed open orders: those of a watched key or resting in a watched market. */
   private readonly orders = new UserOrders();
+  /** API keys with user connections, and how many each (watchKey, unwatchKey). */
+  private readonly watchedKeys = new Map<string, number>();
   private waiting: (() => void)[] = [];
   /** Watched markets whose levels the record being published moved or whose hash it changed. */
   private readonly touched = new Set<string>();
@@ -70,7 +79,6 @@ export class StreamPublisher {
     this.engine = options.engine;
     this.fanout = options.fanout;
     this.durableSeq = this.engine.seq;
-    this.orders.seed(this.engine);
   }
 
   /** True when the engine holds no command that is not durable yet. */
@@ -84,13 +92,56 @@ export class StreamPublisher {
     else this.waiting.push(task);
   }
 
-  /** Starts following a token's market (levels for price_change); call only at a durable position. */
+  /**
+   * Starts following a token's market (levels for price_change, and the orders resting in it, whose fills and
+   * cancels move them); call only at a durable position.
+   */
   watchToken(tokenId: string): void {
     const found = this.engine.marketOfToken(tokenId);
     if (found === undefined || this.watched.has(found.market.conditionId)) return;
     const levels = MarketLevels.fromEngine(this.engine, found.market.conditionId);
     if (levels === undefined) return;
+    for (const side of [0, 1] as const) for (const o of found.market.book.orders(side)) this.orders.follow(o);
     this.watched.set(found.market.conditionId, { levels, best: [levels.best(0), levels.best(1)] });
+  }
+
+  /**
+   * A user connection of `apiKey` opened: its orders' events are built from now on. The first one's starts
+   * following the key's open orders from the engine; call only at a durable position (whenDurable), in the
+   * order the connections open and close.
+   */
+  watchKey(apiKey: string): void {
+    const n = this.watchedKeys.get(apiKey) ?? 0;
+    this.watchedKeys.set(apiKey, n + 1);
+    if (n > 0) return;
+    const owner = this.engine.apiKey(apiKey);
+    if (owner === undefined) return;
+    for (const e of this.engine.openOrders(owner.address)) {
+      if (e.owner !== apiKey) continue;
+      const o = this.orders.follow(e);
+      // At this durable position the source's trade list is the order's whole one (the tracker's may hold
+      // only those since its market was first watched).
+      const known = this.options.knownOrder?.(o.id);
+      if (known === undefined) continue;
+      if (o.createdAt === 0) o.createdAt = known.createdAt;
+      if (known.trades !== undefined) o.trades = known.trades.length === 0 ? NO_TRADES : [...known.trades];
+    }
+  }
+
+  /** A user connection of `apiKey` closed (at a durable position, after its watchKey): the last one's stops following its orders. */
+  unwatchKey(apiKey: string): void {
+    const n = (this.watchedKeys.get(apiKey) ?? 0) - 1;
+    if (n > 0) {
+      this.watchedKeys.set(apiKey, n);
+      return;
+    }
+    this.watchedKeys.delete(apiKey);
+    this.orders.forget((o) => o.owner === apiKey && !this.watched.has(o.conditionId));
+  }
+
+  /** Open orders followed now (those of watched keys and watched markets). */
+  get followedOrders(): number {
+    return this.orders.size;
   }
 
   /** The market a token belongs to, if any. */
@@ -226,7 +277,8 @@ export class StreamPublisher {
     w.levels.move(bid, price, delta);
   }
 
-  private accepted(e: OrderAccepted): TrackedOrder {
+  private accepted(e: OrderAccepted): TrackedOrder | undefined {
+    if (!this.watchedKeys.has(e.owner) && !this.watched.has(e.conditionId)) return undefined;
     const o: TrackedOrder = {
       id: e.orderId,
       account: e.account,
@@ -251,11 +303,12 @@ export class StreamPublisher {
   }
 
   private toOwner(o: TrackedOrder, type: OrderEventType, time: number): void {
+    if (!this.watchedKeys.has(o.owner)) return;
     const label = this.labels(o.conditionId)[o.outcome];
     let json: string | undefined;
     for (const topic of [userTopic(o.owner), userMarketTopic(o.owner, o.conditionId)]) {
       if (this.fanout.subscribers(topic) === 0) continue;
-      if (o.createdAt === 0) o.createdAt = this.options.creationTime?.(o.id) ?? 0;
+      if (o.createdAt === 0) o.createdAt = this.options.knownOrder?.(o.id)?.createdAt ?? 0;
       json ??= JSON.stringify(orderEvent(o, type, label, time));
       this.fanout.publish(topic, json);
     }
@@ -271,6 +324,7 @@ export class StreamPublisher {
     }
     const labels = this.labels(e.conditionId);
     for (const [side, traderSide] of [[e.taker, 'TAKER'], [e.maker, 'MAKER']] as const) {
+      if (!this.watchedKeys.has(side.owner)) continue;
       let json: string | undefined;
       for (const topic of [userTopic(side.owner), userMarketTopic(side.owner, e.conditionId)]) {
         if (this.fanout.subscribers(topic) === 0) continue;
@@ -312,6 +366,7 @@ export class StreamPublisher {
     const watchers = levels.tokens.map((t) => this.fanout.subscribers(tokenTopic(t)) + this.fanout.subscribers(customTokenTopic(t)));
     if (watchers[0] === 0 && watchers[1] === 0) {
       this.watched.delete(conditionId);
+      this.orders.forget((o) => o.conditionId === conditionId && !this.watchedKeys.has(o.owner));
       return;
     }
     if (!levels.changed) return;

@@ -7,9 +7,11 @@
 // LIVE while open; MATCHED once filled, or when a FAK/FOK remainder is killed after a partial fill;
 // CANCELED, EXPIRED, CANCELED_MARKET_RESOLVED.
 //
-// Orders open when the tracker starts are taken from the engine's state at that (durable) position; the
-// engine keeps no creation time, so theirs is 0 here and the publisher fills it in from a read model that
-// holds it (StreamPublisherOptions.creationTime) when it first builds an event of the order.
+// Only the orders someone watches are followed (the publisher says which: those of an API key with a user
+// connection, and those resting in a market with a market subscriber). An order starts being followed either
+// at its acceptance or from the engine's state at a durable position (`follow`); the engine keeps no creation
+// time or trade list, so such an order's are 0 and none here until the publisher fills them in from a read
+// model that holds them (StreamPublisherOptions.knownOrder).
 
 import { addTrade, NO_TRADES } from '../../projections/builders/orders.js';
 import { PRICE_ONE, type Engine, type OrderCancelled, type OrderExpired, type OrderStatus, type OrderType, type Outcome, type Side } from '../../engine/index.js';
@@ -43,33 +45,45 @@ export function bookTermsOf(o: TrackedOrder): { bid: boolean; price: number } {
   return { bid: (o.outcome === 0) === (o.side === 'BUY'), price: o.outcome === 0 ? o.price : PRICE_ONE - o.price };
 }
 
+/** An open order as the engine holds it (Engine.order). */
+export type EngineOrder = NonNullable<ReturnType<Engine['order']>>;
+
 export class UserOrders {
   private readonly open = new Map<string, TrackedOrder>();
 
-  /** Seeds the tracker with the engine's open orders (the engine must be at a durable position). */
-  seed(engine: Engine): void {
-    for (const id of engine.state.live.keys()) {
-      const o = engine.order(id);
-      if (o === undefined) continue;
-      this.open.set(id, {
-        id,
-        account: o.account.address,
-        owner: o.owner,
-        conditionId: o.market.conditionId,
-        tokenId: o.tokenId,
-        outcome: o.outcome,
-        side: o.side,
-        price: o.ownPrice,
-        size: o.size,
-        matched: o.size - o.remaining,
-        status: 'LIVE',
-        orderType: o.orderType,
-        expiration: o.expiration,
-        createdAt: 0,
-        trades: NO_TRADES,
-        resting: true,
-      });
-    }
+  /**
+   * Starts following an open order of the engine (which must be at a durable position), unless it is followed
+   * already; returns the tracked order either way.
+   */
+  follow(o: EngineOrder): TrackedOrder {
+    const known = this.open.get(o.id);
+    if (known !== undefined) return known;
+    const tracked: TrackedOrder = {
+      id: o.id,
+      account: o.account.address,
+      owner: o.owner,
+      conditionId: o.market.conditionId,
+      tokenId: o.tokenId,
+      outcome: o.outcome,
+      side: o.side,
+      price: o.ownPrice,
+      size: o.size,
+      matched: o.size - o.remaining,
+      status: 'LIVE',
+      orderType: o.orderType,
+      expiration: o.expiration,
+      createdAt: 0,
+      trades: NO_TRADES,
+      // Open in the engine at a durable position, so past its own record: in the book (a FOK/FAK is never open then).
+      resting: true,
+    };
+    this.open.set(o.id, tracked);
+    return tracked;
+  }
+
+  /** Stops following the orders `drop` is true of. */
+  forget(drop: (o: TrackedOrder) => boolean): void {
+    for (const [id, o] of this.open) if (drop(o)) this.open.delete(id);
   }
 
   get size(): number {

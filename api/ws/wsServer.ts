@@ -301,6 +301,8 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
     for (const m of set) d.markets.add(m);
     counters.subscriptions += d.all ? 1 : set.size;
     for (const topic of userTopicsOf(d)) ws.subscribe(topic);
+    // The key's orders are followed from a durable position on; its close undoes this, queued after it.
+    publisher.whenDurable(() => publisher.watchKey(apiKey));
   };
 
   const onUser = (ws: Socket, d: Conn, msg: Record<string, unknown>): void => {
@@ -454,6 +456,10 @@ export function attachWebSockets(options: WsServerOptions): WsServer {
       const sockets = byKey.get(d.apiKey);
       sockets?.delete(ws);
       if (sockets?.size === 0) byKey.delete(d.apiKey);
+      if (d.started) {
+        const apiKey = d.apiKey;
+        publisher.whenDurable(() => publisher.unwatchKey(apiKey));
+      }
     }
   }
 

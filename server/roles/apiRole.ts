@@ -107,13 +107,18 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
         onFailure: (error) => logger.error({ err: error }, 'the in-memory read model stopped; its reads go to ClickHouse'),
       })
     : undefined;
-  // Orders open at start-up take their creation time from the in-memory read model (the engine keeps none).
+  // Orders the publisher starts following from the engine take their creation time and trades from the
+  // in-memory read model (the engine keeps neither).
   const publisher = new StreamPublisher({
     engine,
     fanout,
     catalog: (conditionId) => markets.get(conditionId),
     clock,
-    creationTime: (orderId) => live?.state.order(orderId)?.createdAt,
+    knownOrder: (orderId) => {
+      const o = live?.state.order(orderId);
+      // Trades only from a model still following the log; creation times never change.
+      return o === undefined || live?.ready === true ? o : { createdAt: o.createdAt };
+    },
     onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey),
   });
   // The in-memory read model from this node's own snapshot of it and the log after it (a node has no projector

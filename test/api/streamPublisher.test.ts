@@ -40,6 +40,7 @@ t.test('published only once durable; snapshots wait for the durable position; re
   const host = new EngineHost(engine, log, { maxBatch: 100, clock: tick, onDurable: (records) => late.publisher?.publish(records) });
   const publisher = new StreamPublisher({ engine, fanout, catalog: () => undefined, clock: tick });
   late.publisher = publisher;
+  publisher.watchKey('k');
 
   const commands = sessionCommands(40).map(strip);
   for (const c of commands.slice(0, 3)) await host.submit(c);
@@ -82,32 +83,101 @@ t.test('published only once durable; snapshots wait for the durable position; re
     t.same(events, record.events);
     if (record.pos === 3) {
       replayPublisher = new StreamPublisher({ engine: replayEngine, fanout: replayFanout, catalog: () => undefined, clock: tick });
+      replayPublisher.watchKey('k');
       replayPublisher.watchToken('101');
     } else replayPublisher?.publish([record]);
   }
   t.same(replayFanout.sent, fanout.sent.slice(before), 'replaying the log publishes the same messages, in the same order');
 });
 
-t.test('an order open before the publisher started: created_at from creationTime, asked once', async (t) => {
+/** Subscribers on the user channel's topics only: no market is watched. */
+class UserOnlyFanout extends RecordingFanout {
+  override subscribers(topic?: string): number {
+    return topic?.startsWith('u:') === true ? 1 : 0;
+  }
+}
+
+t.test('a key watched after its order was placed: created_at and trades from knownOrder; nobody watching, nothing followed', async (t) => {
   const journal = await Journal.open({ dir: mkdtempSync(join(tmpdir(), 'pub-')), segmentBytes: 1 << 20 });
   t.teardown(() => journal.close());
   const engine = new Engine();
-  const late: { publisher?: StreamPublisher } = {};
-  const host = new EngineHost(engine, journal, { maxBatch: 100, clock: tick, onDurable: (records) => late.publisher?.publish(records) });
+  const fanout = new UserOnlyFanout();
+  const asked: string[] = [];
+  const late: { createdAt?: number } = {};
+  const tradeIds = ['0xt1'];
+  const publisher = new StreamPublisher({
+    engine,
+    fanout,
+    catalog: () => undefined,
+    clock: tick,
+    knownOrder: (id) => (asked.push(id), late.createdAt === undefined ? undefined : { createdAt: late.createdAt, trades: tradeIds }),
+  });
+  const host = new EngineHost(engine, journal, { maxBatch: 100, clock: tick, onDurable: (records) => publisher.publish(records) });
   const conditionId = `0x${'c1'.repeat(32)}`;
   const account = `0x${'a1'.repeat(20)}`;
+  const apiKey = '00000000-0000-4000-8000-0000000000a1';
   const orderId = `0x${'0d'.repeat(32)}`;
   await host.submit({ type: 'ListMarket', conditionId, tokenIds: ['201', '202'], tickSize: 10_000, minSize: 1_000_000, makerFeeBps: 0, takerFeeBps: 0, negRisk: false });
   await host.submit({ type: 'Deposit', account, amount: 100_000_000 });
-  const [accepted] = await host.submit({ type: 'PlaceOrder', orderId, account, owner: 'k', tokenId: '201', side: 'BUY', makerAmount: 4_000_000, takerAmount: 10_000_000, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: clock + 86_400_000 });
+  await host.submit({ type: 'CreateApiKey', address: account, nonce: '0', apiKey });
+  const [accepted] = await host.submit({ type: 'PlaceOrder', orderId, account, owner: apiKey, tokenId: '201', side: 'BUY', makerAmount: 4_000_000, takerAmount: 10_000_000, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: clock + 86_400_000 });
   t.equal(accepted?.type, 'OrderAccepted');
-  const createdAt = (accepted as { time: number }).time;
+  late.createdAt = (accepted as { time: number }).time;
+  t.equal(fanout.sent.length, 0, 'nothing published while nobody watches');
+  t.equal(publisher.followedOrders, 0, 'and no order followed');
 
-  const fanout = new RecordingFanout();
-  const asked: string[] = [];
-  late.publisher = new StreamPublisher({ engine, fanout, catalog: () => undefined, clock: tick, creationTime: (id) => (asked.push(id), id === orderId ? createdAt : undefined) });
+  publisher.watchKey(apiKey);
+  publisher.watchKey(apiKey);
+  t.equal(publisher.followedOrders, 1, 'the key\'s open order is followed from the engine');
+  t.same(asked, [orderId], 'its creation time and trades asked for once, when its key is first watched');
   await host.submit({ type: 'CancelOrder', orderId, account });
-  const events = fanout.sent.filter(([topic]) => topic === userTopic('k')).map(([, m]) => JSON.parse(m) as Record<string, unknown>);
-  t.match(events, [{ event_type: 'order', type: 'CANCELLATION', id: orderId, created_at: String(Math.floor(createdAt / 1000)) }]);
-  t.same(asked, [orderId], 'asked for the order the publisher did not see accepted, and only for it');
+  const events = fanout.sent.filter(([topic]) => topic === userTopic(apiKey)).map(([, m]) => JSON.parse(m) as Record<string, unknown>);
+  t.match(events, [{ event_type: 'order', type: 'CANCELLATION', id: orderId, created_at: String(Math.floor(late.createdAt / 1000)), associate_trades: tradeIds }]);
+
+  const [again] = await host.submit({ type: 'PlaceOrder', orderId: `0x${'0e'.repeat(32)}`, account, owner: apiKey, tokenId: '201', side: 'BUY', makerAmount: 4_000_000, takerAmount: 10_000_000, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: clock + 86_400_000 });
+  t.equal(again?.type, 'OrderAccepted');
+  t.equal(publisher.followedOrders, 1, 'an order the watched key places is followed');
+  publisher.unwatchKey(apiKey);
+  t.equal(publisher.followedOrders, 1, 'still followed while one of the key\'s connections is open');
+  publisher.unwatchKey(apiKey);
+  t.equal(publisher.followedOrders, 0, 'forgotten once the last closed');
+  const sent = fanout.sent.length;
+  await host.submit({ type: 'CancelOrder', orderId: `0x${'0e'.repeat(32)}`, account });
+  t.equal(fanout.sent.length, sent, 'nothing built for a key nobody watches');
+});
+
+/** Subscribers on the market channel's topics while `on`; none on the user channel. */
+class MarketFanout extends RecordingFanout {
+  on = true;
+  override subscribers(topic?: string): number {
+    return this.on && topic?.startsWith('m:') === true ? 1 : 0;
+  }
+}
+
+t.test('a watched market follows its resting orders for the levels, and forgets them once nobody watches', async (t) => {
+  const journal = await Journal.open({ dir: mkdtempSync(join(tmpdir(), 'pub-')), segmentBytes: 1 << 20 });
+  t.teardown(() => journal.close());
+  const engine = new Engine();
+  const fanout = new MarketFanout();
+  fanout.on = false;
+  const publisher = new StreamPublisher({ engine, fanout, catalog: () => undefined, clock: tick });
+  const host = new EngineHost(engine, journal, { maxBatch: 100, clock: tick, onDurable: (records) => publisher.publish(records) });
+  const commands = sessionCommands(40).map(strip);
+  for (const c of commands.slice(0, 20)) await host.submit(c);
+  t.equal(publisher.followedOrders, 0, 'nobody watching: no order followed');
+  const resting = engine.openOrderCount;
+  t.ok(resting > 0, 'orders rest in the market');
+
+  fanout.on = true;
+  publisher.watchToken('101');
+  t.equal(publisher.followedOrders, resting, 'watching the market follows every order resting in it');
+  for (const c of commands.slice(20)) await host.submit(c);
+  await host.idle();
+  t.equal(publisher.followedOrders, engine.openOrderCount, 'and each order that comes to rest there, while those filled or cancelled go');
+  const levels = fanout.sent.filter(([topic]) => topic === tokenTopic('101')).map(([, m]) => JSON.parse(m) as { event_type: string; hash?: string });
+  t.ok(levels.some((m) => m.event_type === 'price_change'), 'the levels moved are published');
+
+  fanout.on = false;
+  await host.submit({ type: 'PlaceOrder', orderId: `0x${'fe'.repeat(32)}`, account: '0xa', owner: 'k', tokenId: '101', side: 'BUY', makerAmount: 100_000, takerAmount: 1_000_000, orderType: 'GTC', postOnly: false, expiration: 0, dedupeUntil: clock + 60_000 });
+  t.equal(publisher.followedOrders, 0, 'the first record of the market after the last subscriber left forgets its orders');
 });

@@ -110,6 +110,23 @@ t.test('order and trade events of each key, agreeing with the REST reads, and no
   t.same(filtered.frames.filter((f) => f !== 'PONG'), [], 'a connection filtered to another market receives nothing of this one');
 });
 
+t.test('an order placed and filled before its owner connects: later events carry its whole history', async (t) => {
+  const buyer = await funded(1000);
+  const seller = await funded(100, M, 50);
+  const bid = await place(buyer, 'BUY', 0.3, 20, T0);
+  await place(seller, 'SELL', 0.3, 5, T0);
+  // The key's first connection: the service starts following its open orders from here on.
+  const buyerWs = await subscribed(buyer);
+  t.teardown(() => buyerWs.close());
+  await place(seller, 'SELL', 0.3, 5, T0);
+  const update = (await buyerWs.next(isOrder('UPDATE', bid))) as Record<string, unknown>;
+  const rest = (await buyer.l2('GET', `/data/order/${bid}`)).body as Record<string, unknown>;
+  t.equal(update.size_matched, '10');
+  t.equal((rest.associate_trades as unknown[]).length, 2, 'two fills so far');
+  t.same(update.associate_trades, rest.associate_trades, 'associate_trades: the fill before the connection too, as GET /data/order');
+  t.equal(update.created_at, String(rest.created_at), 'created_at as GET /data/order');
+});
+
 t.test('wrong or missing credentials close the socket with a reason', async (t) => {
   const trader = await funded(10);
   const creds = trader.requireCreds();
