@@ -31,6 +31,10 @@ const UINT256_LIMIT = 2n ** 256n;
 const DECIMAL = /^[0-9]{1,80}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const MAX_SIGNATURE_BYTES = 4096;
+// The forms clients send, already as parsing would give them back ('0x' + lower-case hex): taken as they are,
+// without a decode and a re-encode (two buffers and a string per field, on every order).
+const LOWER_BYTES32 = /^0x[0-9a-f]{64}$/;
+const LOWER_SIGNATURE65 = /^0x[0-9a-f]{130}$/;
 
 type Field = Readonly<Record<string, unknown>>;
 
@@ -78,6 +82,7 @@ function signatureType(o: Field, problems: string[]): SignatureType {
 function bytes32(o: Field, name: string, problems: string[]): string {
   const value = o[name];
   if (value === undefined || value === '' || value === null) return ZERO_BYTES32;
+  if (typeof value === 'string' && LOWER_BYTES32.test(value)) return value;
   const bytes = hexToBytes(value, 32);
   if (bytes !== undefined) return bytesToHex(bytes);
   problems.push(`${name} must be bytes32: 0x + 64 hex digits (or "" for zero)`);
@@ -86,6 +91,7 @@ function bytes32(o: Field, name: string, problems: string[]): string {
 
 function signature(o: Field, type: SignatureType, problems: string[]): string {
   const value = o.signature;
+  if (type !== 3 && typeof value === 'string' && LOWER_SIGNATURE65.test(value)) return value;
   const bytes = hexToBytes(value, undefined, MAX_SIGNATURE_BYTES);
   if (bytes !== undefined && (type === 3 ? bytes.length >= 65 : bytes.length === 65)) return bytesToHex(bytes);
   if (value === undefined) problems.push('signature is required');

@@ -2,7 +2,7 @@
 // projection lag (log records not yet in ClickHouse), the engine's log position and queue, catalog syncs,
 // the header edge's connections, requests and refusals, and Node's process metrics. Gauges are read when scraped, so nothing here runs on a timer.
 
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, Summary } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry, Summary } from 'prom-client';
 import type { RouteDef } from '../api/http/apiTypes.js';
 import type { HeaderEdgeStats } from '../api/http/headerEdge.js';
 import type { SyncReport } from '../catalog/sync/syncWorker.js';
@@ -10,6 +10,7 @@ import type { WsCounters } from '../api/ws/wsCounters.js';
 import type { ChainAffinity } from './chainAffinity.js';
 import type { DurableFollower } from '../log/durableFollower.js';
 import { watchTallies, type WatchTally } from '../threads/answerWatch.js';
+import { RouteMetrics } from './routeMetrics.js';
 
 /** What a role runs of the projector and the engine (an API node runs neither: it reports its own gauges). */
 interface Watched {
@@ -41,14 +42,7 @@ function countersOf<S>(registers: Registry[], counts: readonly (readonly [string
 export class ServiceMetrics {
   readonly registry = new Registry();
   private watched: Watched | undefined;
-  private readonly requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by route and status.', labelNames: ['surface', 'route', 'status'], registers: [this.registry] });
-  private readonly latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from a request arriving to its answer, by route.',
-    labelNames: ['surface', 'route'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
+  private readonly routes = new RouteMetrics(this.registry, { requests: 'http_requests_total', latency: 'http_request_duration_seconds' });
   private readonly syncs = new Counter({ name: 'catalog_syncs_total', help: 'Completed catalog syncs.', registers: [this.registry] });
   private readonly syncedItems = new Counter({ name: 'catalog_synced_items_total', help: 'Catalog objects stored by syncs.', registers: [this.registry] });
   private readonly syncPages = new Counter({ name: 'catalog_synced_pages_total', help: 'Upstream pages read by syncs.', registers: [this.registry] });
@@ -290,10 +284,7 @@ export class ServiceMetrics {
   }
 
   request(route: RouteDef | undefined, status: number, ms: number): void {
-    const surface = route?.surface ?? 'none';
-    const path = route === undefined ? 'unmatched' : `${route.method} ${route.path}`;
-    this.requests.inc({ surface, route: path, status: String(status) });
-    this.latency.observe({ surface, route: path }, ms / 1000);
+    this.routes.request(route, status, ms / 1000);
   }
 
   catalogSynced(report: SyncReport): void {

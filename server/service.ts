@@ -150,8 +150,8 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     // order's (creation times never change, even after it stopped following the log), the projector's state
     // the creation time (with --live-reads false). Trades only from a model still following the log.
     knownOrder: (orderId) => {
-      const o = late.live?.state.order(orderId);
-      if (o !== undefined) return late.live?.ready === true ? o : { createdAt: o.createdAt };
+      const o = late.live?.knownOrder(orderId);
+      if (o !== undefined) return o;
       const createdAt = late.projector?.openOrderCreatedAt(orderId);
       return createdAt === undefined ? undefined : { createdAt };
     },

@@ -40,8 +40,11 @@ function flag(value: unknown, name: string): boolean {
   return value;
 }
 
+const MAX_AMOUNT = BigInt(MAX_ORDER_AMOUNT);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 function amount(value: bigint, name: string): number {
-  if (value <= 0n || value > BigInt(MAX_ORDER_AMOUNT)) throw invalid(`${name} must be between 1 and ${MAX_ORDER_AMOUNT} base units`);
+  if (value <= 0n || value > MAX_AMOUNT) throw invalid(`${name} must be between 1 and ${MAX_ORDER_AMOUNT} base units`);
   return Number(value);
 }
 
@@ -68,12 +71,15 @@ export async function admitOrder(body: unknown, caller: Caller, deps: TradingDep
       throw new ApiError('maker_not_authorized', { maker: order.maker, signer: order.signer });
     }
   }
-  const tokenId = order.tokenId.toString();
+  // The decimal text the client sent is the token id's own text when it has no leading zero (parsing accepted
+  // it as digits below 2^256); otherwise it is written afresh from the number.
+  const sentTokenId = (b.order as Readonly<Record<string, unknown>>).tokenId;
+  const tokenId = typeof sentTokenId === 'string' && sentTokenId.charCodeAt(0) !== 48 ? sentTokenId : order.tokenId.toString();
   const ref = deps.host.engine.marketOfToken(tokenId);
   const conditionId = (b.order as Readonly<Record<string, unknown>>).conditionId;
   const hasConditionId = conditionId !== undefined && conditionId !== null && conditionId !== '';
   if (hasConditionId && (typeof conditionId !== 'string' || !CONDITION_ID.test(conditionId))) throw invalid('conditionId must be 0x + 64 hex digits');
-  if (order.expiration > BigInt(Number.MAX_SAFE_INTEGER)) throw invalid('expiration is too large');
+  if (order.expiration > MAX_SAFE) throw invalid('expiration is too large');
   const makerAmount = amount(order.makerAmount, 'makerAmount');
   const takerAmount = amount(order.takerAmount, 'takerAmount');
   const mac = takeMac();
@@ -90,9 +96,10 @@ export async function admitOrder(body: unknown, caller: Caller, deps: TradingDep
   const orderId = verdict.orderId;
   const nowMs = deps.clock();
   const windowMs = deps.settings.orderTimestampWindowSec * 1000;
-  const timestamp = order.timestamp;
-  if (timestamp > BigInt(nowMs + windowMs) || timestamp < BigInt(nowMs - windowMs)) {
-    const offSec = Math.round((Number(timestamp) - nowMs) / 1000);
+  // As a number: the window's bounds are far below 2^53, so the comparison is exact where it matters.
+  const timestamp = Number(order.timestamp);
+  if (timestamp > nowMs + windowMs || timestamp < nowMs - windowMs) {
+    const offSec = Math.round((timestamp - nowMs) / 1000);
     throw new ApiError('order_timestamp', { id: orderId, detail: `(ms) is ${offSec} s from the server clock; it must be within ${deps.settings.orderTimestampWindowSec} s` });
   }
   if (hasConditionId && ref !== undefined && ref.market.conditionId.toLowerCase() !== String(conditionId).toLowerCase()) {
@@ -111,8 +118,8 @@ export async function admitOrder(body: unknown, caller: Caller, deps: TradingDep
     orderType: type,
     postOnly,
     expiration: Number(order.expiration),
-    dedupeUntil: Number(timestamp) + windowMs,
-    signedAt: Number(timestamp),
+    dedupeUntil: timestamp + windowMs,
+    signedAt: timestamp,
     ...(order.builder === ZERO_BYTES32 ? {} : { builder: order.builder }),
   };
 }

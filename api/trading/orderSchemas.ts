@@ -13,18 +13,20 @@ export const MAX_BATCH_ORDERS = 15;
 
 const HEX_PREFIX = '(?:0[xX])?';
 
-// In each anyOf the form clients send comes first (decimal strings, hex strings): the validator records an error
-// object for every branch tried before the one that passes (allErrors, verbose), and a refusal reports the anyOf
-// itself (schemas.ts inputError), so the order changes only that allocation, never a verdict or a message.
+// In each anyOf the form clients send comes first (decimal strings, hex strings; the salt as a JSON number, as the
+// official clients send it): the validator records an error object for every branch tried before the one that
+// passes (allErrors, verbose), and a refusal reports the anyOf itself (schemas.ts inputError), so the order
+// changes only that allocation, never a verdict or a message.
 
-/** A uint256 as a decimal string (leading zeros allowed, up to 80 digits) or a JSON integer up to 2^53 − 1. */
-const uint = (description: string, max?: bigint): JsonSchema => ({
-  anyOf: [
-    { type: 'string', pattern: max === undefined ? UINT256_PATTERN : `^${digitsAtMost(max, 80)}$` },
-    { type: 'integer', minimum: 0, maximum: max === undefined ? Number.MAX_SAFE_INTEGER : Math.min(Number(max), Number.MAX_SAFE_INTEGER) },
-  ],
-  description,
-});
+/**
+ * A uint256 as a decimal string (leading zeros allowed, up to 80 digits) or a JSON integer up to 2^53 − 1;
+ * `numberFirst`: the integer branch is tried first.
+ */
+const uint = (description: string, max?: bigint, numberFirst = false): JsonSchema => {
+  const text = { type: 'string', pattern: max === undefined ? UINT256_PATTERN : `^${digitsAtMost(max, 80)}$` };
+  const integer = { type: 'integer', minimum: 0, maximum: max === undefined ? Number.MAX_SAFE_INTEGER : Math.min(Number(max), Number.MAX_SAFE_INTEGER) };
+  return { anyOf: numberFirst ? [integer, text] : [text, integer], description };
+};
 
 /** An amount in base units: 1 to MAX_ORDER_AMOUNT, as a decimal string (leading zeros allowed) or a JSON integer. */
 const amount = (description: string): JsonSchema => ({
@@ -47,7 +49,7 @@ const isType3 = { properties: { signatureType: { enum: [3, '3'] } }, required: [
 export const SIGNED_ORDER: JsonSchema = {
   type: 'object',
   properties: {
-    salt: uint('Signed salt.'),
+    salt: uint('Signed salt.', undefined, true),
     maker: { type: 'string', pattern: ADDRESS_PATTERN, description: 'Account whose funds the order uses: 0x + 40 hex digits, any case.' },
     signer: { type: 'string', pattern: ADDRESS_PATTERN, description: "Signer: the address of the caller's API key." },
     tokenId: uint('Token id.'),

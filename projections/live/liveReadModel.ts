@@ -54,6 +54,16 @@ export class LiveReadModel {
     return this.tail.ready;
   }
 
+  /**
+   * An order as the WebSocket publisher takes it when its owner connects (api/ws/streamPublisher.ts knownOrder):
+   * its creation time, and its trades only while the model still follows the log (a creation time never
+   * changes; trades after a failure would be stale). Undefined when the model does not hold the order.
+   */
+  knownOrder(orderId: string): { readonly createdAt: number; readonly trades?: readonly string[] } | undefined {
+    const o = this.state.order(orderId);
+    return o === undefined || this.ready ? o : { createdAt: o.createdAt };
+  }
+
   /** Time spent applying offered batches after offer() returned (seconds). */
   get deferredSeconds(): number {
     return this.tail.deferredSeconds;

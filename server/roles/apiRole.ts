@@ -114,11 +114,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
     fanout,
     catalog: (conditionId) => markets.get(conditionId),
     clock,
-    knownOrder: (orderId) => {
-      const o = live?.state.order(orderId);
-      // Trades only from a model still following the log; creation times never change.
-      return o === undefined || live?.ready === true ? o : { createdAt: o.createdAt };
-    },
+    knownOrder: (orderId) => live?.knownOrder(orderId),
     onApiKeyDeleted: (apiKey) => fanout.keyDeleted?.(apiKey),
   });
   // The in-memory read model from this node's own snapshot of it and the log after it (a node has no projector

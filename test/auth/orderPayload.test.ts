@@ -50,6 +50,23 @@ t.test('liberal spellings give the same order and the same id', async (t) => {
   t.equal(withExpiry.ok && withExpiry.value.expiration, 1_710_000_600n, 'expiration is read (it is not signed)');
 });
 
+t.test('hex fields come out as 0x + lower-case hex whatever their spelling (the lower-case form is taken as sent)', async (t) => {
+  const lower = VECTOR_ORDER.signature.toLowerCase();
+  const builder = '0x' + 'ab'.repeat(32);
+  const spellings: [string, string, string][] = [
+    ['lower case with 0x', lower, builder],
+    ['upper case with 0x', '0x' + lower.slice(2).toUpperCase(), '0x' + builder.slice(2).toUpperCase()],
+    ['upper-case prefix', '0X' + lower.slice(2), '0X' + builder.slice(2)],
+    ['no prefix', lower.slice(2), builder.slice(2)],
+  ];
+  for (const [label, signature, code] of spellings) {
+    const result = parseOrderPayload({ ...VECTOR_ORDER, signature, builder: code, metadata: code });
+    t.match(result, { ok: true, value: { signature: lower, builder, metadata: builder } }, label);
+  }
+  t.match(detail({ ...VECTOR_ORDER, signature: lower + 'zz' }), /signature must be 65 bytes of hex/, 'not hex: refused');
+  t.match(detail({ ...VECTOR_ORDER, signatureType: 3, signature: lower.slice(0, 100) }), /signature must be hex of 65 to/, 'type 3 still measured');
+});
+
 t.test('each bad field is named', async (t) => {
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['salt above 2^53 as a number', { salt: 2 ** 60 }, /salt must be a whole number from 0 to 2\^53 - 1 when sent as a JSON number/],

@@ -105,6 +105,14 @@ t.test('a resting order, a crossing order, then the book and balances', async (t
   tt.same([duplicate.status, duplicate.body], [400, { error: `order ${resting.orderID} is invalid. Duplicated.` }], 'a replayed order is refused');
 });
 
+t.test('a token id sent with leading zeros is the same token', async (tt) => {
+  const trader = await funded();
+  const placed = await trader.postOrder(await trader.signOrder({ ...limit('BUY', 0.25, 5), tokenId: '00' + T0 }));
+  tt.equal(placed.status, 200, placed.text);
+  const id = (placed.body as { orderID: string }).orderID;
+  tt.equal(engine.order(id)?.tokenId, T0, 'it rests in the market of the token');
+});
+
 t.test('POST /orders: one response per order, failures carry errorMsg', async (tt) => {
   const trader = await funded();
   const good = await trader.signOrder(limit('BUY', 0.3, 5));
