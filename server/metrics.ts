@@ -42,7 +42,7 @@ function countersOf<S>(registers: Registry[], counts: readonly (readonly [string
 export class ServiceMetrics {
   readonly registry = new Registry();
   private watched: Watched | undefined;
-  private readonly routes = new RouteMetrics(this.registry, { requests: 'http_requests_total', latency: 'http_request_duration_seconds' });
+  private readonly routes = new RouteMetrics(this.registry);
   private readonly syncs = new Counter({ name: 'catalog_syncs_total', help: 'Completed catalog syncs.', registers: [this.registry] });
   private readonly syncedItems = new Counter({ name: 'catalog_synced_items_total', help: 'Catalog objects stored by syncs.', registers: [this.registry] });
   private readonly syncPages = new Counter({ name: 'catalog_synced_pages_total', help: 'Upstream pages read by syncs.', registers: [this.registry] });

@@ -39,13 +39,19 @@ interface MetricData {
   readonly values: MetricValue[];
 }
 
-/** A metric prom-client's registry can hold and scrape (what its Counter and Histogram offer it). */
-interface ScrapedMetric {
-  readonly name: string;
-  readonly help: string;
-  readonly type: 'counter' | 'histogram';
-  readonly aggregator: 'sum';
-  get(): Promise<MetricData>;
+/** The names the two metrics are scraped under. */
+export const REQUESTS_METRIC = 'http_requests_total';
+export const LATENCY_METRIC = 'http_request_duration_seconds';
+
+/**
+ * Registers a metric that prom-client's registry scrapes as it does its own Counter or Histogram: the registry
+ * reads only name, help, type, aggregator and get() of it (its type asks for prom-client's Metric class).
+ */
+function register(registry: Registry<RegistryContentType>, name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue[]): void {
+  // get() reads the name from the metric: for OpenMetrics the registry renames a counter (drops `_total`) before
+  // it scrapes, and writes each value's name with the suffix again.
+  const metric = { name, help, type, aggregator: 'sum' as const, get: (): Promise<MetricData> => Promise.resolve({ name: metric.name, help, type, aggregator: 'sum', values: values() }) };
+  registry.registerMetric(metric as unknown as Parameters<Registry<RegistryContentType>['registerMetric']>[0]);
 }
 
 const UNMATCHED: Pick<RouteTotals, 'surface' | 'route'> = { surface: 'none', route: 'unmatched' };
@@ -53,25 +59,9 @@ const UNMATCHED: Pick<RouteTotals, 'surface' | 'route'> = { surface: 'none', rou
 export class RouteMetrics {
   private readonly byRoute = new Map<RouteDef | undefined, RouteTotals>();
 
-  constructor(registry: Registry<RegistryContentType>, names: { readonly requests: string; readonly latency: string }) {
-    const requests: ScrapedMetric = {
-      name: names.requests,
-      help: 'HTTP requests answered, by route and status.',
-      type: 'counter',
-      aggregator: 'sum',
-      get: () => Promise.resolve({ name: requests.name, help: requests.help, type: requests.type, aggregator: requests.aggregator, values: this.requestValues() }),
-    };
-    const latency: ScrapedMetric = {
-      name: names.latency,
-      help: 'Time from a request arriving to its answer, by route.',
-      type: 'histogram',
-      aggregator: 'sum',
-      get: () => Promise.resolve({ name: latency.name, help: latency.help, type: latency.type, aggregator: latency.aggregator, values: this.latencyValues(latency.name) }),
-    };
-    // The registry's type asks for prom-client's Metric class; it reads only these members (name, help, type,
-    // aggregator, get).
-    registry.registerMetric(requests as unknown as Parameters<Registry<RegistryContentType>['registerMetric']>[0]);
-    registry.registerMetric(latency as unknown as Parameters<Registry<RegistryContentType>['registerMetric']>[0]);
+  constructor(registry: Registry<RegistryContentType>) {
+    register(registry, REQUESTS_METRIC, 'HTTP requests answered, by route and status.', 'counter', () => this.requestValues());
+    register(registry, LATENCY_METRIC, 'Time from a request arriving to its answer, by route.', 'histogram', () => this.latencyValues());
   }
 
   /** One request answered: `route` (undefined: no route matched) with `status`, after `seconds`. */
@@ -98,7 +88,8 @@ export class RouteMetrics {
     return values;
   }
 
-  private latencyValues(name: string): MetricValue[] {
+  private latencyValues(): MetricValue[] {
+    const name = LATENCY_METRIC;
     const values: MetricValue[] = [];
     for (const t of this.byRoute.values()) {
       let cumulative = 0;

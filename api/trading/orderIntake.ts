@@ -73,10 +73,11 @@ export async function admitOrder(body: unknown, caller: Caller, deps: TradingDep
   }
   // The decimal text the client sent is the token id's own text when it has no leading zero (parsing accepted
   // it as digits below 2^256); otherwise it is written afresh from the number.
-  const sentTokenId = (b.order as Readonly<Record<string, unknown>>).tokenId;
+  const sent = b.order as Readonly<Record<string, unknown>>;
+  const sentTokenId = sent.tokenId;
   const tokenId = typeof sentTokenId === 'string' && sentTokenId.charCodeAt(0) !== 48 ? sentTokenId : order.tokenId.toString();
   const ref = deps.host.engine.marketOfToken(tokenId);
-  const conditionId = (b.order as Readonly<Record<string, unknown>>).conditionId;
+  const conditionId = sent.conditionId;
   const hasConditionId = conditionId !== undefined && conditionId !== null && conditionId !== '';
   if (hasConditionId && (typeof conditionId !== 'string' || !CONDITION_ID.test(conditionId))) throw invalid('conditionId must be 0x + 64 hex digits');
   if (order.expiration > MAX_SAFE) throw invalid('expiration is too large');

@@ -49,7 +49,7 @@ function reference(contentType?: typeof Registry.OPENMETRICS_CONTENT_TYPE): Regi
 function ours(contentType?: typeof Registry.OPENMETRICS_CONTENT_TYPE): Registry<RegistryContentType> {
   const registry = new Registry<RegistryContentType>();
   if (contentType !== undefined) registry.setContentType(contentType);
-  const metrics = new RouteMetrics(registry, { requests: 'http_requests_total', latency: 'http_request_duration_seconds' });
+  const metrics = new RouteMetrics(registry);
   for (const [r, status, seconds] of REQUESTS) metrics.request(r, status, seconds);
   return registry;
 }
@@ -79,7 +79,7 @@ t.test('the same values through the registry as JSON', async (t) => {
 
 t.test('nothing is shown of a route before it answers', async (t) => {
   const registry = new Registry();
-  const metrics = new RouteMetrics(registry, { requests: 'http_requests_total', latency: 'http_request_duration_seconds' });
+  const metrics = new RouteMetrics(registry);
   t.notMatch(await registry.metrics(), /route=/);
   metrics.request(BOOK, 200, 0.001);
   const text = await registry.metrics();
