@@ -40,7 +40,12 @@ export const DEFAULT_DEFERRAL: Deferral = { ms: 100, records: 1_000 };
 export interface LogTailOptions {
   /** Called once if the tail stops. */
   readonly onFailure?: (error: unknown) => void;
-  /** Called after offered records were applied (at once or deferred). */
+  /**
+   * Called after offered records were applied (at once or deferred): once per run, after its last batch, so the
+   * state's position is then the last offered one. An owner that takes a snapshot here from a copy fed the same
+   * batches (projections/notifications) finds the copy at that position; after each batch of a run it would find
+   * the copy ahead of it (the copy is fed as each batch becomes durable, not when the run is applied).
+   */
   readonly onApplied?: () => void;
   /** Apply offered batches in runs (see above; default DEFAULT_DEFERRAL); `false`: each batch when offered. */
   readonly defer?: Deferral | false;
@@ -103,7 +108,7 @@ export class LogTail {
     }
     const defer = this.defer;
     if (defer === undefined || this.waiters.length > 0) {
-      if (this.drain()) return this.apply(records);
+      if (this.drain(false)) return this.apply(records);
       if (this.failed === undefined) this.hold(records);
       return false;
     }
@@ -126,8 +131,11 @@ export class LogTail {
     return drained;
   }
 
-  /** flush() without counting the time: within offer(), whose time its caller counts. */
-  private drain(): boolean {
+  /**
+   * flush() without counting the time: within offer(), whose time its caller counts. Calls onApplied once at the
+   * end when `notify` and a batch was applied (offer() passes false when it applies its own batch next).
+   */
+  private drain(notify = true): boolean {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -144,13 +152,14 @@ export class LogTail {
         if (this.failed === undefined) this.hold(batch);
         continue;
       }
-      applied = this.apply(batch);
+      applied = this.apply(batch, false);
     }
+    if (notify && applied) this.options.onApplied?.();
     return applied;
   }
 
-  /** One offered batch, applied now (or held, past a gap). */
-  private apply(records: readonly EventsRecord[]): boolean {
+  /** One offered batch, applied now (or held, past a gap); onApplied after it when `notify`. */
+  private apply(records: readonly EventsRecord[], notify = true): boolean {
     const state = this.state();
     for (let i = 0; i < records.length; i++) {
       const r = records[i] as EventsRecord;
@@ -163,7 +172,7 @@ export class LogTail {
       if (!this.applyOne(r)) return false;
     }
     this.settle();
-    this.options.onApplied?.();
+    if (notify) this.options.onApplied?.();
     return true;
   }
 

@@ -3,10 +3,11 @@
 // and fed only by the events the engine's copy reproduces from the commands, it writes, at every later
 // position, the very snapshot the notifications give there, under bounds that make them drop old ones. It
 // refuses a position it does not hold, is not used once it failed, and is dropped when the engine's copy is
-// seeded again. A NotificationStore with the copy writes its snapshots from it, and starts again from them.
+// seeded again. A NotificationStore with the copy writes its snapshots from it, and starts again from them; fed
+// its batches in runs (deferred application), it takes each at the end of a run, the position the copy holds.
 
 import t from 'tap';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine } from '../../engine/index.js';
@@ -125,4 +126,45 @@ t.test('a NotificationStore with the copy takes its snapshots there, and starts 
   const again = new NotificationStore(log, { ...OPTIONS, snapshots: files });
   t.same((await again.start()).snapshotPos, records.length, 'a new store starts from it');
   t.strictSame(readSnapshot(snapshotBytes(again.state)), readSnapshot(snapshotBytes(store.state)));
+});
+
+t.test('batches applied in runs: each snapshot is taken at the end of a run, where the copy is', async (t) => {
+  const records = recordsFor(sessionFor(4, 400));
+  const dir = mkdtempSync(join(tmpdir(), 'notes-runs-'));
+  const engineSnapshots = new SnapshotStore(join(dir, 'snapshots'));
+  t.teardown(() => engineSnapshots.close());
+  const log = new MemoryLog();
+  const engine = new Engine();
+  const durable = (batch: readonly LogRecord[]): void => {
+    for (const r of batch) engine.apply(r.command);
+    void log.append(batch);
+    engineSnapshots.followed(batch);
+    store.offer(batch);
+  };
+  for (const r of records.slice(0, 20)) engine.apply(r.command);
+  await log.append(records.slice(0, 20));
+  t.equal(await engineSnapshots.follow(20, engine), true);
+  const files = new NotificationSnapshots(join(dir, 'notifications'), 100);
+  const snapshotErrors: unknown[] = [];
+  // A run is three batches of 4 records; a snapshot falls due every 10 records, so within most runs.
+  const store = new NotificationStore(log, { ...OPTIONS, snapshots: files, snapshotEvery: 10, copy: engineSnapshots, defer: { ms: 60_000, records: 1_000 }, onSnapshotError: (e) => snapshotErrors.push(e) });
+  await store.start();
+  const taken = new Set<number>();
+  for (let at = 20; at + 12 <= records.length; at += 12) {
+    for (let b = at; b < at + 12; b += 4) durable(records.slice(b, b + 4));
+    t.equal(store.state.pos, at + 12, 'a read applies the run');
+    // Each run ends 12 records past the last snapshot, so one falls due (unless the one before is still being
+    // written: one is written at a time). Its file is waited for before the next run.
+    const path = files.pathOf(at + 12);
+    for (let waited = 0; waited < 500 && !existsSync(path); waited += 5) await new Promise((r) => setTimeout(r, 5));
+    if (existsSync(path)) taken.add(at + 12);
+  }
+  await store.close();
+  t.same(snapshotErrors, [], 'no snapshot failed');
+  t.equal(engineSnapshots.followingNotes, true, 'every snapshot came from the copy');
+  const runs = Math.floor((records.length - 20) / 12);
+  t.ok(taken.size >= runs / 2, `snapshots at the ends of ${taken.size} of ${runs} runs`);
+  const written = readdirSync(join(dir, 'notifications')).map((name) => Number(/(\d+)/.exec(name)?.[1]));
+  t.ok(written.length > taken.size, 'written files listed');
+  t.same(written.filter((pos) => (pos - 20) % 12 !== 0), [], 'none at a position inside a run');
 });
