@@ -6,7 +6,7 @@
 // seeded again. A NotificationStore with the copy writes its snapshots from it, and starts again from them; fed
 // its batches in runs (deferred application), it takes each at the end of a run, the position the copy holds.
 
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { SnapshotStore } from '../../host/snapshotStore.js';
 import { NotificationState } from '../../projections/notifications/notificationState.js';
 import { NotificationSnapshots, readSnapshot, snapshotBytes } from '../../projections/notifications/notificationSnapshots.js';
 import { NotificationStore } from '../../projections/notifications/notificationStore.js';
+import type { Deferral } from '../../projections/logTail.js';
 import { sessionFor } from '../support/projectionFixtures.js';
 import { MemoryLog, recordsFor } from '../support/records.js';
 
@@ -94,28 +95,42 @@ t.test("a seed at a position the engine's copy does not hold is refused", async 
 });
 
 
-t.test('a NotificationStore with the copy takes its snapshots there, and starts again from them', async (t) => {
-  const records = recordsFor(sessionFor(11, 400));
+
+/**
+ * A NotificationStore beside an engine whose copy on the snapshot thread follows from `from`, fed as the engine
+ * host feeds them: `durable(batch)` hands every durable batch to the engine's copy, then to the store.
+ */
+async function storeWithCopy(
+  t: Test,
+  records: readonly LogRecord[],
+  from: number,
+  options: { readonly keep: number; readonly snapshotEvery: number; readonly defer?: Deferral },
+): Promise<{ store: NotificationStore; files: NotificationSnapshots; engineSnapshots: SnapshotStore; log: MemoryLog; dir: string; snapshotErrors: unknown[]; durable: (batch: readonly LogRecord[]) => void }> {
   const dir = mkdtempSync(join(tmpdir(), 'notes-store-'));
   const engineSnapshots = new SnapshotStore(join(dir, 'snapshots'));
   t.teardown(() => engineSnapshots.close());
   const log = new MemoryLog();
   const engine = new Engine();
-  // The engine host's order: every durable batch reaches the engine's copy, then the consumers.
+  for (const r of records.slice(0, from)) engine.apply(r.command);
+  await log.append(records.slice(0, from));
+  t.equal(await engineSnapshots.follow(from, engine), true, "the engine's copy runs");
+  const files = new NotificationSnapshots(join(dir, 'notifications'), options.keep);
+  const snapshotErrors: unknown[] = [];
+  const store = new NotificationStore(log, { ...OPTIONS, snapshots: files, snapshotEvery: options.snapshotEvery, copy: engineSnapshots, defer: options.defer, onSnapshotError: (e) => snapshotErrors.push(e) });
+  await store.start();
+  t.equal(engineSnapshots.followingNotes, true, 'start() seeds the copy');
   const durable = (batch: readonly LogRecord[]): void => {
     for (const r of batch) engine.apply(r.command);
     void log.append(batch);
     engineSnapshots.followed(batch);
     store.offer(batch);
   };
-  for (const r of records.slice(0, 50)) engine.apply(r.command);
-  await log.append(records.slice(0, 50));
-  t.equal(await engineSnapshots.follow(50, engine), true);
-  const files = new NotificationSnapshots(join(dir, 'notifications'), 10);
-  const snapshotErrors: unknown[] = [];
-  const store = new NotificationStore(log, { ...OPTIONS, snapshots: files, snapshotEvery: 60, copy: engineSnapshots, onSnapshotError: (e) => snapshotErrors.push(e) });
-  await store.start();
-  t.equal(engineSnapshots.followingNotes, true, 'start() seeds the copy');
+  return { store, files, engineSnapshots, log, dir, snapshotErrors, durable };
+}
+
+t.test('a NotificationStore with the copy takes its snapshots there, and starts again from them', async (t) => {
+  const records = recordsFor(sessionFor(11, 400));
+  const { store, files, engineSnapshots, log, snapshotErrors, durable } = await storeWithCopy(t, records, 50, { keep: 10, snapshotEvery: 60 });
   for (let at = 50; at < records.length; at += 9) durable(records.slice(at, Math.min(at + 9, records.length)));
   await store.close();
   t.same(snapshotErrors, []);
@@ -130,25 +145,8 @@ t.test('a NotificationStore with the copy takes its snapshots there, and starts 
 
 t.test('batches applied in runs: each snapshot is taken at the end of a run, where the copy is', async (t) => {
   const records = recordsFor(sessionFor(4, 400));
-  const dir = mkdtempSync(join(tmpdir(), 'notes-runs-'));
-  const engineSnapshots = new SnapshotStore(join(dir, 'snapshots'));
-  t.teardown(() => engineSnapshots.close());
-  const log = new MemoryLog();
-  const engine = new Engine();
-  const durable = (batch: readonly LogRecord[]): void => {
-    for (const r of batch) engine.apply(r.command);
-    void log.append(batch);
-    engineSnapshots.followed(batch);
-    store.offer(batch);
-  };
-  for (const r of records.slice(0, 20)) engine.apply(r.command);
-  await log.append(records.slice(0, 20));
-  t.equal(await engineSnapshots.follow(20, engine), true);
-  const files = new NotificationSnapshots(join(dir, 'notifications'), 100);
-  const snapshotErrors: unknown[] = [];
   // A run is three batches of 4 records; a snapshot falls due every 10 records, so within most runs.
-  const store = new NotificationStore(log, { ...OPTIONS, snapshots: files, snapshotEvery: 10, copy: engineSnapshots, defer: { ms: 60_000, records: 1_000 }, onSnapshotError: (e) => snapshotErrors.push(e) });
-  await store.start();
+  const { store, files, engineSnapshots, dir, snapshotErrors, durable } = await storeWithCopy(t, records, 20, { keep: 100, snapshotEvery: 10, defer: { ms: 60_000, records: 1_000 } });
   const taken = new Set<number>();
   for (let at = 20; at + 12 <= records.length; at += 12) {
     for (let b = at; b < at + 12; b += 4) durable(records.slice(b, b + 4));
