@@ -108,9 +108,13 @@ export class LogTail {
     }
     const defer = this.defer;
     if (defer === undefined || this.waiters.length > 0) {
-      if (this.drain(false)) return this.apply(records);
-      if (this.failed === undefined) this.hold(records);
-      return false;
+      if (!this.drain(false)) {
+        if (this.failed === undefined) this.hold(records);
+        return false;
+      }
+      const applied = this.apply(records);
+      if (applied) this.options.onApplied?.();
+      return applied;
     }
     this.pending.push(records);
     this.pendingRecords += records.length;
@@ -133,7 +137,7 @@ export class LogTail {
 
   /**
    * flush() without counting the time: within offer(), whose time its caller counts. Calls onApplied once at the
-   * end when `notify` and a batch was applied (offer() passes false when it applies its own batch next).
+   * end when `notify` and every batch was applied (offer() passes false when it applies its own batch next).
    */
   private drain(notify = true): boolean {
     if (this.timer !== undefined) {
@@ -152,14 +156,14 @@ export class LogTail {
         if (this.failed === undefined) this.hold(batch);
         continue;
       }
-      applied = this.apply(batch, false);
+      applied = this.apply(batch);
     }
     if (notify && applied) this.options.onApplied?.();
     return applied;
   }
 
-  /** One offered batch, applied now (or held, past a gap); onApplied after it when `notify`. */
-  private apply(records: readonly EventsRecord[], notify = true): boolean {
+  /** One offered batch, applied now (or held, past a gap); its caller calls onApplied once its run is applied. */
+  private apply(records: readonly EventsRecord[]): boolean {
     const state = this.state();
     for (let i = 0; i < records.length; i++) {
       const r = records[i] as EventsRecord;
@@ -172,7 +176,6 @@ export class LogTail {
       if (!this.applyOne(r)) return false;
     }
     this.settle();
-    if (notify) this.options.onApplied?.();
     return true;
   }
 

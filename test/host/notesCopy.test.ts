@@ -94,8 +94,6 @@ t.test("a seed at a position the engine's copy does not hold is refused", async 
   await t.rejects(without.seedNotes(100, snapshotBytes(notes), join(dir, 'notes', 'b.v8'), OPTIONS)(), { message: /does not follow/ }, "without the engine's copy, no seed");
 });
 
-
-
 /**
  * A NotificationStore beside an engine whose copy on the snapshot thread follows from `from`, fed as the engine
  * host feeds them: `durable(batch)` hands every durable batch to the engine's copy, then to the store.
