@@ -229,6 +229,8 @@ interface CpuAnswer extends Record<string, unknown> {
   readonly rssMb: number;
   readonly appends: { appends: number; records: number; ms: number; maxMs: number; p90Ms: number; p99Ms: number };
   readonly threads: Record<string, number>;
+  /** Each thread's sleeps and preemptions so far, by name (bench/processProbe.ts threadSwitches; absent from older builds). */
+  readonly switches?: Record<string, { sleeps: number; preemptions: number }>;
   /** Each consumer of the durable records: its time on the request thread so far, ms (absent from older builds). */
   readonly consumers?: Record<string, number>;
   /** The answer watches' running tallies, by watch (threads/answerWatch.ts; absent from builds without them). */
@@ -489,6 +491,26 @@ async function post(connections: readonly Connection[], requests: readonly Prepa
   return { ms, latencies, rejected, matched, refusals, clientCpu: process.cpuUsage(cpu0) };
 }
 
+/** The order path's threads, as the switch counts name them. */
+const ORDER_PATH_THREADS = ['main (JS)', 'pmx-edge', 'pmx-signatures', 'pmx-journal'] as const;
+
+/** Sleeps and preemptions per order of the order path's threads between two readings; undefined without them. */
+function switchesOver(
+  before: CpuAnswer['switches'],
+  after: CpuAnswer['switches'],
+  orders: number,
+): Record<string, { sleeps: number; preemptions: number }> | undefined {
+  if (before === undefined || after === undefined || orders <= 0) return undefined;
+  const out: Record<string, { sleeps: number; preemptions: number }> = {};
+  for (const name of ORDER_PATH_THREADS) {
+    const a = after[name];
+    if (a === undefined) continue;
+    const b = before[name] ?? { sleeps: 0, preemptions: 0 };
+    out[name] = { sleeps: Number(((a.sleeps - b.sleeps) / orders).toFixed(2)), preemptions: Number(((a.preemptions - b.preemptions) / orders).toFixed(2)) };
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
 function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 }
@@ -691,6 +713,10 @@ async function main(): Promise<void> {
       console.log(`edge: ${requests} requests forwarded, ${reads} reads of the service's responses (${(reads / Math.max(1, requests)).toFixed(2)} per request)${holding}`);
     }
     if (after.chain !== undefined) console.log(`order path's threads (--chain-affinity): ${after.chain.placement} at the window's end, ${after.chain.moves - (before.chain?.moves ?? 0)} moves over the window`);
+    // How often the order path's threads left their CPU per order: each return costs a thread the switch, and
+    // caches that the threads run meanwhile have used.
+    const switchesPerOrder = switchesOver(before.switches, after.switches, orders.length);
+    if (switchesPerOrder !== undefined) console.log(`order path's threads, sleeps / preemptions per order: ${Object.entries(switchesPerOrder).map(([name, s]) => `${name} ${s.sleeps.toFixed(2)} / ${s.preemptions.toFixed(2)}`).join(', ')}`);
     // What each consumer of the durable records took of the request thread over the window (the read model and
     // the notifications include the batches they applied later, in runs).
     const consumerUs = Object.entries(after.consumers ?? {}).map(([name, ms]): [string, number] => [name, ((ms - (before.consumers?.[name] ?? 0)) * 1000) / orders.length]);
@@ -757,6 +783,7 @@ async function main(): Promise<void> {
       serverMainThreadCpuUsPerOrder: Math.round((((after.threads['main (JS)'] ?? 0) - (before.threads['main (JS)'] ?? 0)) * 1000) / orders.length),
       clickhouseCpuUsPerOrder: clickhouseUs ?? null,
       followerUsPerOrder: followerUs ?? null,
+      switchesPerOrder: switchesPerOrder ?? null,
       clientCpuUsPerOrder: Math.round(clientCpuUs / orders.length),
       projectorCatchUpMs: Math.round(settle.ms),
       commandsPerAppend: Number((appended / Math.max(1, appends)).toFixed(1)),

@@ -34,6 +34,40 @@ export function threadCpuMsOf(pid: number): Record<string, number> {
   return out;
 }
 
+/** How often a thread went off its CPU so far: to sleep (a wait, a blocking call) or preempted by another thread. */
+export interface ThreadSwitches {
+  readonly sleeps: number;
+  readonly preemptions: number;
+}
+
+const SLEEPS = /^voluntary_ctxt_switches:\s+(\d+)$/m;
+const PREEMPTIONS = /^nonvoluntary_ctxt_switches:\s+(\d+)$/m;
+
+/**
+ * The context switches of this process's threads so far by name, as threadCpuMs groups them (voluntary and
+ * nonvoluntary_ctxt_switches of /proc/self/task/<tid>/status); {} without /proc. Each costs the thread a switch
+ * back onto the CPU, where it finds its caches as the threads that ran meanwhile left them.
+ */
+export function threadSwitches(): Record<string, ThreadSwitches> {
+  const out: Record<string, ThreadSwitches> = {};
+  try {
+    for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
+      let status: string;
+      try {
+        status = readFileSync(`/proc/${process.pid}/task/${tid}/status`, 'utf8');
+      } catch {
+        continue; // the thread ended between the listing and the read
+      }
+      const name = tid === String(process.pid) ? 'main (JS)' : (/^Name:\s+(.*)$/m.exec(status)?.[1] ?? '').replace(/[0-9]+$/, '');
+      const was = out[name] ?? { sleeps: 0, preemptions: 0 };
+      out[name] = { sleeps: was.sleeps + Number(SLEEPS.exec(status)?.[1] ?? 0), preemptions: was.preemptions + Number(PREEMPTIONS.exec(status)?.[1] ?? 0) };
+    }
+  } catch {
+    // not Linux: no per-thread figures
+  }
+  return out;
+}
+
 /** One thread's name (as threadCpuMs groups it) and CPU ms so far. */
 export interface ThreadCpu {
   readonly name: string;

@@ -4,7 +4,8 @@
 import t from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { clickhouseShareUs, nameThreadPool, threadCpuMs, threadCpuMsBetween, type ThreadCpu } from '../../bench/processProbe.js';
+import { Worker } from 'node:worker_threads';
+import { clickhouseShareUs, nameThreadPool, threadCpuMs, threadCpuMsBetween, threadSwitches, type ThreadCpu } from '../../bench/processProbe.js';
 import { isServiceThread } from '../../server/processPriority.js';
 
 const linux = process.platform === 'linux';
@@ -57,4 +58,52 @@ t.test('per-thread differences between two readings: a renamed thread takes its 
   ]);
   t.same(threadCpuMsBetween(a, b), { 'main (JS)': 500, QueryPipelineEx: 15, ThreadPool: 2, BgSchPool: 7 }, 'no name goes negative');
   t.same(threadCpuMsBetween(reading([[9, 'x', 100]]), reading([[9, 'y', 40]])), { y: 40 }, 'a thread id given again counts the new thread from its start');
+});
+
+t.test("a thread's sleeps and preemptions by name: a worker that waits on a futex counts a sleep per wait", { skip: linux ? false : 'needs Linux /proc' }, async (t) => {
+  const words = new Int32Array(new SharedArrayBuffer(8));
+  // The worker names its thread, then waits on words[0] for each round the main thread starts.
+  const worker = new Worker(
+    `const { workerData } = require('node:worker_threads');
+     require('node:fs').writeFileSync('/proc/thread-self/comm', 'pmx-probe-test');
+     const words = new Int32Array(workerData);
+     let seen = 0;
+     Atomics.store(words, 1, 1);
+     Atomics.notify(words, 1);
+     for (;;) {
+       Atomics.wait(words, 0, seen);
+       seen = Atomics.load(words, 0);
+       if (seen < 0) break;
+       Atomics.store(words, 1, seen + 1);
+       Atomics.notify(words, 1);
+     }`,
+    { eval: true, workerData: words.buffer },
+  );
+  const answered = async (value: number): Promise<void> => {
+    for (;;) {
+      const now = Atomics.load(words, 1);
+      if (now >= value) return;
+      await Atomics.waitAsync(words, 1, now).value;
+    }
+  };
+  await answered(1);
+  const before = threadSwitches()['pmx-probe-test'];
+  t.ok(before !== undefined, 'the worker is found by the name it gave its thread');
+  const rounds = 20;
+  for (let i = 1; i <= rounds; i++) {
+    Atomics.store(words, 0, i);
+    Atomics.notify(words, 0);
+    await answered(i + 1);
+    // Long enough for the worker to be back asleep in Atomics.wait before the next round.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  const after = threadSwitches()['pmx-probe-test'];
+  Atomics.store(words, 0, -1);
+  Atomics.notify(words, 0);
+  await worker.terminate();
+  const slept = (after?.sleeps ?? 0) - (before?.sleeps ?? 0);
+  t.ok(slept >= rounds, `${slept} sleeps over ${rounds} woken waits`);
+  t.ok((after?.preemptions ?? 0) >= (before?.preemptions ?? 0), 'preemptions never go back');
+  const main = threadSwitches()['main (JS)'];
+  t.ok(main !== undefined && main.sleeps > 0, "the main thread is named as threadCpuMs names it, and has slept");
 });
