@@ -50,20 +50,35 @@ const PREEMPTIONS = /^nonvoluntary_ctxt_switches:\s+(\d+)$/m;
  */
 export function threadSwitches(): Record<string, ThreadSwitches> {
   const out: Record<string, ThreadSwitches> = {};
+  for (const { name, text } of taskFiles(process.pid, 'status', (status) => /^Name:\s+(.*)$/m.exec(status)?.[1] ?? '')) {
+    const was = out[name] ?? { sleeps: 0, preemptions: 0 };
+    out[name] = { sleeps: was.sleeps + Number(SLEEPS.exec(text)?.[1] ?? 0), preemptions: was.preemptions + Number(PREEMPTIONS.exec(text)?.[1] ?? 0) };
+  }
+  return out;
+}
+
+/**
+ * One file of each thread of process `pid` (/proc/<pid>/task/<tid>/<file>), with the thread's name as the probes
+ * group it: 'main (JS)' for the main thread, otherwise its name (`comm`, read from the file) without a trailing
+ * number, so that numbered pool threads add up. Threads that end between the listing and the read are left out;
+ * nothing without /proc.
+ */
+function taskFiles(pid: number, file: 'stat' | 'status', commOf: (text: string) => string): { tid: number; name: string; text: string }[] {
+  const out: { tid: number; name: string; text: string }[] = [];
+  let tids: string[];
   try {
-    for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
-      let status: string;
-      try {
-        status = readFileSync(`/proc/${process.pid}/task/${tid}/status`, 'utf8');
-      } catch {
-        continue; // the thread ended between the listing and the read
-      }
-      const name = tid === String(process.pid) ? 'main (JS)' : (/^Name:\s+(.*)$/m.exec(status)?.[1] ?? '').replace(/[0-9]+$/, '');
-      const was = out[name] ?? { sleeps: 0, preemptions: 0 };
-      out[name] = { sleeps: was.sleeps + Number(SLEEPS.exec(status)?.[1] ?? 0), preemptions: was.preemptions + Number(PREEMPTIONS.exec(status)?.[1] ?? 0) };
-    }
+    tids = readdirSync(`/proc/${pid}/task`);
   } catch {
-    // not Linux: no per-thread figures
+    return out; // not Linux, or the process is gone: no per-thread figures
+  }
+  for (const tid of tids) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/task/${tid}/${file}`, 'utf8');
+    } catch {
+      continue; // the thread ended between the listing and the read
+    }
+    out.push({ tid: Number(tid), name: tid === String(pid) ? 'main (JS)' : commOf(text).replace(/[0-9]+$/, ''), text });
   }
   return out;
 }
@@ -77,20 +92,7 @@ export interface ThreadCpu {
 /** The CPU ms of each thread of process `pid` by thread id, with its name now; empty where /proc cannot be read. */
 export function threadCpuByTid(pid: number): Map<number, ThreadCpu> {
   const out = new Map<number, ThreadCpu>();
-  try {
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      } catch {
-        continue; // the thread ended between the listing and the read
-      }
-      const name = tid === String(pid) ? 'main (JS)' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replace(/[0-9]+$/, '');
-      out.set(Number(tid), { name, ms: ticksOf(stat) * 10 });
-    }
-  } catch {
-    // not Linux, or the process is gone: no per-thread figures
-  }
+  for (const { tid, name, text } of taskFiles(pid, 'stat', (stat) => stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')))) out.set(tid, { name, ms: ticksOf(text) * 10 });
   return out;
 }
 
