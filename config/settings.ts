@@ -39,10 +39,11 @@ export const PROJECTION_INTERVAL_MS = { embedded: 300, server: 1_000 } as const;
  * ProjectorOptions.lightLoad). Each commit costs the embedded ClickHouse ~8 ms of CPU per statement whatever
  * its rows (a statement per table written, ~15 at a few hundred orders per second), so at a steady rate the
  * spacing sets most of ClickHouse's CPU; under load `records` are waiting within the least pause and commits
- * are spaced by that alone. `maxRecords` lets 400 orders/s (~0.9 records an order) wait the whole 5 s, and
- * keeps a light-load commit to 2,500 records (1,000 orders/s fill it in ~2.8 s).
+ * are spaced by that alone. `maxRecords` lets 400 orders/s (~0.9 records an order) wait the whole 15 s, and
+ * keeps a light-load commit to 7,500 records (1,000 orders/s fill it in ~8 s); a read that waits for its own
+ * writes in ClickHouse then waits for a commit of up to that many (~0.3 s at 400 orders/s here).
  */
-export const PROJECTION_LIGHT_LOAD = { intervalMs: 5_000, records: 1_000, maxRecords: 2_500 } as const;
+export const PROJECTION_LIGHT_LOAD = { intervalMs: 15_000, records: 1_000, maxRecords: 7_500 } as const;
 
 /** The projector's light-load spacing of commits (ProjectorOptions.lightLoad) for a configuration. */
 export function projectionLightLoadOf(config: Pick<Config, 'projectionLightLoadMs'>): { readonly intervalMs: number; readonly records: number; readonly maxRecords: number } {
@@ -89,7 +90,7 @@ export const SETTINGS = {
   projectionLightLoadMs: setting(
     int(0, 60_000),
     PROJECTION_LIGHT_LOAD.intervalMs,
-    `The single process's projector: under light load (fewer than ${PROJECTION_LIGHT_LOAD.records} log records waiting once --projection-interval-ms is over, and no read waiting for its own writes) it commits up to this far apart (ms; at or below --projection-interval-ms: no light-load spacing), or once ${PROJECTION_LIGHT_LOAD.maxRecords} records wait. Each commit costs the embedded ClickHouse ~8 ms of CPU per table it writes whatever the rows, so at a steady rate this spacing sets most of its CPU (at 400 orders/s on 2 cores, Intel Xeon: ~140 µs per order at 2,000, ~75 at 5,000, ~50 at 10,000), and it bounds how far the ClickHouse tables trail the engine when the load is light (price history, leaderboards, analysts' queries; the book history waits for what was acknowledged).`,
+    `The single process's projector: under light load (fewer than ${PROJECTION_LIGHT_LOAD.records} log records waiting once --projection-interval-ms is over, and no read waiting for its own writes) it commits up to this far apart (ms; at or below --projection-interval-ms: no light-load spacing), or once ${PROJECTION_LIGHT_LOAD.maxRecords} records wait. Each commit costs the embedded ClickHouse ~8 ms of CPU per table it writes whatever the rows, so at a steady rate this spacing sets most of its CPU (at 400 orders/s on 2 cores, Intel Xeon: ~140 µs per order at 2,000, ~75 at 5,000, ~50 at 10,000; AMD EPYC: ~80 at 5,000, ~26 at 30,000), and it bounds how far the ClickHouse tables trail the engine when the load is light (price history, leaderboards, analysts' queries; the book history waits for what was acknowledged).`,
   ),
   projectorThread: setting(bool(), true, "true: in the single process on the journal, the projector runs on a thread of its own, reading the journal's files up to the durable end the engine's thread publishes in shared memory, and sends its few ClickHouse calls per commit to the thread that holds the client: building rows takes nothing from the request thread. false, or with --live-reads false (the WebSocket publisher then takes the creation times of orders open since before start-up from the projector's state), or on the Kafka log: the projector runs on the request thread and is handed the durable records there."),
   bookHistoryRetentionDays: setting(int(0, 36_500), 0, 'Days the book history (every level change of every book, and periodic whole books: /orderbook-history, GET /book?at=) is kept in ClickHouse; 0 keeps everything.'),

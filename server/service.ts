@@ -166,7 +166,10 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   const db = config.clickhouseDatabase;
   if (!ownsClickHouse) await ch.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
 
-  const clickhouseHttp = config.clickhouseHttpPort === undefined ? undefined : await startClickHouseEndpoint(config, ch, logger);
+  // Analysts' queries wait for the projector to reach what was acknowledged (the projector starts below).
+  const projected: { projector?: ServiceProjector } = {};
+  const analystsCaughtUp = (): Promise<void> => projected.projector?.waitFor(host.position, ANALYST_WAIT_MS) ?? Promise.resolve();
+  const clickhouseHttp = config.clickhouseHttpPort === undefined ? undefined : await startClickHouseEndpoint(config, ch, logger, analystsCaughtUp);
 
   const projectorOptions = { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), lightLoad: projectionLightLoadOf(config), bookHistoryRetentionDays: config.bookHistoryRetentionDays };
   const log = engineService.log;
@@ -214,6 +217,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
       },
     };
   }
+  projected.projector = projector;
   // Restored as of the projector's committed position before the projector writes anything newer.
   const live = config.liveReads
     ? new LiveReadModel(engineService.log, {
@@ -375,7 +379,13 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   };
 }
 
-async function startClickHouseEndpoint(config: Config, ch: ClickHouseClient, logger: Logger): Promise<ClickHouseHttpServer> {
+/**
+ * How long an analyst's query waits for the projector to reach what was acknowledged before it arrived; past it
+ * the query runs on what the tables hold.
+ */
+const ANALYST_WAIT_MS = 5_000;
+
+async function startClickHouseEndpoint(config: Config, ch: ClickHouseClient, logger: Logger, caughtUp: () => Promise<void>): Promise<ClickHouseHttpServer> {
   const chdbPath = chdbPathOf(ch);
   if (chdbPath === undefined) throw new Error('--clickhouse-http-port serves the embedded ClickHouse; this service has none (server mode)');
   const users: ClickHouseHttpUser[] = [];
@@ -397,6 +407,7 @@ async function startClickHouseEndpoint(config: Config, ch: ClickHouseClient, log
     },
     analystConcurrentQueries: config.analystMaxConcurrentQueries,
     analystQueuedQueries: config.analystMaxQueuedQueries,
+    caughtUp,
     onError: (error) => logger.error({ err: error }, 'ClickHouse HTTP request failed'),
   });
   logger.info({ host: config.clickhouseHttpHost, port: server.port, users: users.map((u) => `${u.name} (${u.role})`) }, "serving the embedded ClickHouse over ClickHouse's HTTP interface");

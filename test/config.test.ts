@@ -263,10 +263,10 @@ t.test('the configuration table of docs/configuration.md equals the settings tab
   t.equal(inReadme, renderSettingsTable().trim(), 'regenerate it with: npm run --silent config:table');
 });
 
-t.test("the projector's light-load spacing: 5 s by default, from --projection-light-load-ms or its variable", async (t) => {
-  t.same(projectionLightLoadOf(ok([])), { intervalMs: 5_000, records: 1_000, maxRecords: 2_500 }, 'the default');
-  t.same(projectionLightLoadOf(ok(['--projection-light-load-ms', '500'])), { intervalMs: 500, records: 1_000, maxRecords: 2_500 }, 'the flag');
-  t.same(projectionLightLoadOf(ok([], { PMX_PROJECTION_LIGHT_LOAD_MS: '0' })), { intervalMs: 0, records: 1_000, maxRecords: 2_500 }, '0 from the environment: no light-load spacing');
+t.test("the projector's light-load spacing: 15 s by default, from --projection-light-load-ms or its variable", async (t) => {
+  t.same(projectionLightLoadOf(ok([])), { intervalMs: 15_000, records: 1_000, maxRecords: 7_500 }, 'the default');
+  t.same(projectionLightLoadOf(ok(['--projection-light-load-ms', '500'])), { intervalMs: 500, records: 1_000, maxRecords: 7_500 }, 'the flag');
+  t.same(projectionLightLoadOf(ok([], { PMX_PROJECTION_LIGHT_LOAD_MS: '0' })), { intervalMs: 0, records: 1_000, maxRecords: 7_500 }, '0 from the environment: no light-load spacing');
   const refused = parseConfig(['--projection-light-load-ms=-1'], {});
   t.equal(refused.kind, 'invalid', 'a negative spacing is refused');
 });

@@ -36,6 +36,13 @@ export interface ClickHouseHttpOptions {
   readonly analystLimits: AnalystLimits;
   readonly analystConcurrentQueries: number;
   readonly analystQueuedQueries: number;
+  /**
+   * Read-your-writes for analysts: called before each analyst query, it resolves once the tables hold what the
+   * service had acknowledged when the query arrived (the projector caught up, cutting short its pause between
+   * light-load commits). A rejection (the projector did not get there in its wait) lets the query run on what
+   * the tables hold. Unset: queries run at once.
+   */
+  readonly caughtUp?: () => Promise<void>;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -80,6 +87,7 @@ export async function startClickHouseHttp(options: ClickHouseHttpOptions): Promi
     if (request.database !== undefined && request.database !== options.database) {
       throw refuse.accessDenied(user.name, `To execute this query, it's necessary to have the grant SELECT ON ${request.database}.*; the analyst reads only the ${options.database} database`);
     }
+    await options.caughtUp?.().catch(() => undefined);
     const release = await slots.acquire();
     try {
       return await statements.runAsAnalyst(statement, options.analystLimits);
