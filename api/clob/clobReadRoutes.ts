@@ -35,7 +35,7 @@ export function clobReadRoutes(deps: ClobReadDeps): RouteDef[] {
     ...bookRoutes(deps),
     ...priceRoutes(deps),
     ...marketRoutes(deps),
-    ...historyRoutes(deps),
+    ...historyRoutes({ history: deps.history, projection: deps.projection, acknowledged: deps.acknowledged }),
     ...bookHistoryRoutes(deps),
   ];
 }
