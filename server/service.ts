@@ -15,6 +15,7 @@ import { Projector } from '../projections/projector.js';
 import { ProjectorThread } from '../projections/projectorThread.js';
 import { Journal } from '../log/journal/journal.js';
 import type { ProjectionProgress } from '../api/trading/tradingDeps.js';
+import { projectorReaches } from '../api/trading/readYourWrites.js';
 import { LiveReadModel } from '../projections/live/liveReadModel.js';
 import { NotificationStore } from '../projections/notifications/notificationStore.js';
 import { NotificationSnapshots } from '../projections/notifications/notificationSnapshots.js';
@@ -168,7 +169,9 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
 
   // Analysts' queries wait for the projector to reach what was acknowledged (the projector starts below).
   const projected: { projector?: ServiceProjector } = {};
-  const analystsCaughtUp = (): Promise<void> => projected.projector?.waitFor(host.position, ANALYST_WAIT_MS) ?? Promise.resolve();
+  const analystsCaughtUp = async (): Promise<void> => {
+    await projectorReaches(projected.projector, host.position, ANALYST_WAIT_MS);
+  };
   const clickhouseHttp = config.clickhouseHttpPort === undefined ? undefined : await startClickHouseEndpoint(config, ch, logger, analystsCaughtUp);
 
   const projectorOptions = { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), lightLoad: projectionLightLoadOf(config), bookHistoryRetentionDays: config.bookHistoryRetentionDays };

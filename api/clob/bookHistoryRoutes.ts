@@ -20,7 +20,8 @@ import { ApiError } from '../http/apiErrors.js';
 import { ok, type JsonSchema, type RouteDef } from '../http/apiTypes.js';
 import { arr, int, obj } from '../schemas/common.js';
 import { answering, tokenId } from '../schemas/formats.js';
-import { READ_WAIT_MS } from '../trading/readYourWrites.js';
+import { READ_WAIT_MS, projectorReaches } from '../trading/readYourWrites.js';
+import type { ProjectionProgress } from '../trading/tradingDeps.js';
 import { BOOK_SCHEMA } from './bookSchema.js';
 import { bookHash, LATEST_MOMENT_MS, type BookSnapshot } from './bookView.js';
 import { tokenIdOf } from './clobInputs.js';
@@ -35,7 +36,7 @@ const MAX_MS = LATEST_MOMENT_MS;
 export interface BookHistoryDeps {
   readonly history: ReadContext;
   /** The projector's progress and the last log position this process acknowledged: history is read after both meet. */
-  readonly projection?: { readonly position: number; waitFor(pos: number, timeoutMs?: number): Promise<void> };
+  readonly projection?: ProjectionProgress;
   readonly acknowledged?: () => number;
   readonly clock: () => number;
 }
@@ -76,12 +77,9 @@ export function historicSnapshot(tokenId: string, book: HistoricBook, stampMs: n
 
 /** Waits (within READ_WAIT_MS) for the projector to hold every acknowledged command; 503 otherwise. */
 async function caughtUp(deps: BookHistoryDeps): Promise<void> {
-  if (deps.projection === undefined || deps.acknowledged === undefined) return;
+  if (deps.acknowledged === undefined) return;
   const target = deps.acknowledged();
-  if (deps.projection.position >= target) return;
-  try {
-    await deps.projection.waitFor(target, READ_WAIT_MS);
-  } catch {
+  if (!(await projectorReaches(deps.projection, target))) {
     throw new ApiError('unavailable', { detail: `the book history did not reach log position ${target} within ${READ_WAIT_MS} ms; retry later` });
   }
 }

@@ -22,21 +22,19 @@ import { answering, anyCase, list, TOKEN_ID_PATTERN, UNIX_SECONDS, UNIX_SECONDS_
 import { BATCH_MAX_TOKENS, MAX_FIDELITY, PRICE_INTERVALS } from '../../projections/readModel/priceHistory.js';
 import { batchPriceHistory, priceHistory, type ReadContext } from '../../projections/readModel/index.js';
 import { checkBatchSize, tokenId, tokenIdOf } from './clobInputs.js';
-import { READ_WAIT_MS } from '../trading/readYourWrites.js';
+import { projectorReaches } from '../trading/readYourWrites.js';
+import type { ProjectionProgress } from '../trading/tradingDeps.js';
 
 export interface HistoryDeps {
   readonly history: ReadContext;
   /** The projector's progress and the last log position this process acknowledged (unset: read at once). */
-  readonly projection?: { readonly position: number; waitFor(pos: number, timeoutMs?: number): Promise<void> };
+  readonly projection?: ProjectionProgress;
   readonly acknowledged?: () => number;
 }
 
-/** Resolves once the projector holds every acknowledged command, or after READ_WAIT_MS; never throws. */
+/** Resolves once the projector holds every acknowledged command, or after READ_WAIT_MS (then the read answers from what ClickHouse holds); never throws. */
 async function caughtUp(deps: HistoryDeps): Promise<void> {
-  if (deps.projection === undefined || deps.acknowledged === undefined) return;
-  const target = deps.acknowledged();
-  if (deps.projection.position >= target) return;
-  await deps.projection.waitFor(target, READ_WAIT_MS).catch(() => undefined);
+  if (deps.acknowledged !== undefined) await projectorReaches(deps.projection, deps.acknowledged());
 }
 
 const POINT = obj({ t: int('Unix seconds: start of the bucket.'), p: num('Mark at the end of the bucket.') });

@@ -7,19 +7,14 @@
 
 import { ApiError } from '../http/apiErrors.js';
 import type { LiveState } from '../../projections/live/liveState.js';
-import type { TradingDeps } from './tradingDeps.js';
+import type { ProjectionProgress, TradingDeps } from './tradingDeps.js';
 
 /** How long a read waits for the projections (ms). */
 export const READ_WAIT_MS = 5_000;
 
 /** Resolves once the projections hold every command acknowledged so far; throws a 503 ApiError otherwise. */
-export async function projectionsCaughtUp(deps: Pick<TradingDeps, 'host' | 'projection'>, timeoutMs = READ_WAIT_MS): Promise<void> {
-  const target = deps.host.position;
-  try {
-    await deps.projection.waitFor(target, timeoutMs);
-  } catch {
-    throw new ApiError('unavailable', { detail: `the account projections did not reach log position ${target} within ${timeoutMs} ms; retry later` });
-  }
+export function projectionsCaughtUp(deps: Pick<TradingDeps, 'host' | 'projection'>, timeoutMs = READ_WAIT_MS): Promise<void> {
+  return projectionsReach(deps, deps.host.position, timeoutMs);
 }
 
 /**
@@ -41,11 +36,23 @@ export async function memoryCaughtUp(deps: Pick<TradingDeps, 'host' | 'live'>, t
   return live.ready ? live.state : undefined;
 }
 
+/**
+ * Waits (up to `timeoutMs`) for the projector to hold log position `target`. Resolves true once it does (at
+ * once when it already does, or when there is no projector to wait for), false when the wait ran out; never
+ * throws, so each caller states what a timeout means for its read (refuse with a 503, or answer from what the
+ * tables hold).
+ */
+export async function projectorReaches(projection: ProjectionProgress | undefined, target: number, timeoutMs = READ_WAIT_MS): Promise<boolean> {
+  if (projection === undefined || projection.position >= target) return true;
+  return projection.waitFor(target, timeoutMs).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** Waits (within READ_WAIT_MS) for the projector to reach `pos`; throws a 503 ApiError otherwise. */
 export async function projectionsReach(deps: Pick<TradingDeps, 'projection'>, pos: number, timeoutMs = READ_WAIT_MS): Promise<void> {
-  try {
-    await deps.projection.waitFor(pos, timeoutMs);
-  } catch {
+  if (!(await projectorReaches(deps.projection, pos, timeoutMs))) {
     throw new ApiError('unavailable', { detail: `the account projections did not reach log position ${pos} within ${timeoutMs} ms; retry later` });
   }
 }

@@ -12,6 +12,8 @@ wallet and API key and the operator token. These hooks ask it for:
 - /mark (before each request) and /state (after it): a hash of the engine state without its event counter
   and clock, that counter, and (after) what the request added to the engine's memories of finished orders and
   applied signed requests (memories that also forget entries as time passes, so they are not in the hash);
+  a state that differs from the mark only by what time alone did since (GTD orders and heartbeat sessions
+  falling due, a resolved market's rewards ending at its next sample) is answered with the mark's hash;
 - /rotate: a new API key after the fuzzer deleted the current one.
 
 Only requests the document admits (positive cases) get real ids and signed orders: a request the document
