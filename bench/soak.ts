@@ -20,7 +20,8 @@
 // within 10% of minute 5.
 //
 // Env: BENCH_MINUTES (60), BENCH_KEEP_DATA (unset: the data directory is removed at the end), BENCH_SERVER_ARGS
-// (more of the service's flags, space-separated: a setting's share of what grows, e.g. `--live-fills 0`).
+// (more of the service's flags, space-separated: a setting's share of what grows, e.g. `--live-fills 0`),
+// BENCH_NODE_FLAGS (the V8 flags the service runs with; default scripts/node-flags, as `npm start`).
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -97,7 +98,7 @@ const PARTS = "SELECT count() FROM system.parts WHERE database = 'exchange' AND 
 // run deleted.
 const dataDir = mkdtempSync(join(benchDataRoot().dir, 'bench-soak-'));
 const [httpPort, wsPort, chPort] = [await freePort(), await freePort(), await freePort()];
-const flags = readFileSync(join(root, 'scripts', 'node-flags'), 'utf8').trim().split(/\s+/).filter((f) => f !== '');
+const flags = (process.env.BENCH_NODE_FLAGS ?? readFileSync(join(root, 'scripts', 'node-flags'), 'utf8')).trim().split(/\s+/).filter((f) => f !== '');
 const args = [
   ...flags,
   join(root, 'dist', 'server', 'main.js'),

@@ -3,7 +3,9 @@
 // ordinary clients: the official CLOB client (@polymarket/clob-client-v2) against the service's public port,
 // with API keys made over L1, signed V2 orders and L2 headers, exactly as outside traders connect. Only their
 // funding takes the operator's path inside the service (Deposit and Split commands through the engine host),
-// as a venue's operator credits a trader's deposit.
+// as a venue's operator credits a trader's deposit, and they read the markets and their balances from the
+// engine (demoVenue.ts). They run on a thread of their own (demoThread.ts): their signing and their client's
+// work never take the request thread's turns.
 //
 // The maker quotes every open demo market. The questions of a neg-risk event are quoted together, around
 // fair prices that add up to 1 (the event's outcomes are exclusive, one wins), so the YES midpoints of an event
@@ -22,11 +24,8 @@
 
 import { ClobClient, OrderType, Side, createL2Headers, type ApiKeyCreds, type OrderResponse } from '@polymarket/clob-client-v2';
 import { Wallet, keccak256, toUtf8Bytes, concat } from 'ethers';
-import type { Logger } from 'pino';
-import type { EngineHost } from '../host/engineHost.js';
-import type { Market } from '../engine/market.js';
 import { PRICE_ONE } from '../engine/index.js';
-import type { NegRiskEvent } from '../engine/negRisk.js';
+import type { DemoEvent, DemoMarket, DemoVenue } from './demoVenue.js';
 import { buildDemoCatalog } from '../catalog/demo/buildDemoCatalog.js';
 import { stringArrayOf } from '../catalog/upstream/gammaValues.js';
 
@@ -34,15 +33,22 @@ export interface DemoTraderOptions {
   /** The service's CLOB surface, e.g. http://127.0.0.1:8080/clob. */
   readonly clobUrl: string;
   readonly chainId: number;
-  readonly host: EngineHost;
+  /** The markets, the traders' balances and their funding (demoVenue.ts). */
+  readonly venue: DemoVenue;
   /** Derives the traders' wallets (the API keys' master secret). */
-  readonly seed: Buffer;
-  readonly logger: Logger;
+  readonly seed: Uint8Array;
+  /** Where a failed round of a trader is told (it tries again at its next turn). */
+  readonly logger: DemoLog;
   /** How many markets the maker quotes (default: every active market the engine has; a number: the first ones). */
   readonly markets?: number;
   readonly takers?: number;
   /** ms between two quote cycles (each refreshes one market); takers act about every 2× this. */
   readonly cycleMs?: number;
+}
+
+/** The one level the traders log at: a round that failed, which the next one retries. */
+export interface DemoLog {
+  debug(fields: { readonly err: unknown }, message: string): void;
 }
 
 export interface DemoTraders {
@@ -81,8 +87,8 @@ interface Trader {
 
 /** Markets quoted together: one market, or the questions of a neg-risk event (`event`: all of them are here). */
 interface Group {
-  readonly markets: readonly Market[];
-  readonly event: NegRiskEvent | undefined;
+  readonly markets: readonly DemoMarket[];
+  readonly event: DemoEvent | undefined;
 }
 
 /** Outcome 0's price of each demo market while open, as the demo catalog gives it. */
@@ -95,12 +101,12 @@ function catalogPrices(): Map<string, number> {
   return out;
 }
 
-function tickOf(market: Market): number {
-  return market.params.tickSize / PRICE_ONE;
+function tickOf(market: DemoMarket): number {
+  return market.tickSize / PRICE_ONE;
 }
 
 /** A price at least 2 ticks (and 0.02) from 0 and 1, so that both sides of the ladder have levels. */
-function offEdges(m: Market, p: number): number {
+function offEdges(m: DemoMarket, p: number): number {
   const margin = Math.max(2 * tickOf(m), 0.02);
   return Math.min(1 - margin, Math.max(margin, p));
 }
@@ -111,15 +117,21 @@ function roundTo(value: number, tick: number): number {
 }
 
 export async function startDemoTraders(options: DemoTraderOptions): Promise<DemoTraders> {
-  const { host, logger } = options;
+  const { venue, logger } = options;
   const cycleMs = options.cycleMs ?? 1000;
-  const open = [...host.engine.markets()].filter((m) => m.status === 'active');
+  const open = (await venue.markets()).filter((m) => m.status === 'active');
   const markets = options.markets === undefined ? open : open.slice(0, options.markets);
-  const groups = groupsOf(host, markets);
+  const groups = await groupsOf(venue, markets);
+  /** Each quoted market's status as the engine last gave it (refreshed every quote cycle): a paused or resolved one is not traded. */
+  const status = new Map(markets.map((m) => [m.conditionId, m.status]));
+  const refreshStatus = async (): Promise<void> => {
+    for (const m of await venue.markets()) if (status.has(m.conditionId)) status.set(m.conditionId, m.status);
+  };
+  const active = (m: DemoMarket): boolean => status.get(m.conditionId) === 'active';
   const groupOf = new Map(groups.flatMap((g) => g.markets.map((m) => [m.conditionId, g] as const)));
   const rng = Math.random;
   const prices = catalogPrices();
-  const fair = new Map(markets.map((m) => [m.conditionId, offEdges(m, m.lastTrade !== null ? m.lastTrade.price / PRICE_ONE : (prices.get(m.conditionId) ?? 0.2 + rng() * 0.6))]));
+  const fair = new Map(markets.map((m) => [m.conditionId, offEdges(m, m.lastTradePrice !== null ? m.lastTradePrice / PRICE_ONE : (prices.get(m.conditionId) ?? 0.2 + rng() * 0.6))]));
   for (const g of groups) if (g.event !== undefined) normalise(g);
 
   const makeTrader = async (name: string, collateral: number, inventory: number): Promise<Trader> => {
@@ -141,28 +153,32 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
    */
   const fund = async (trader: Trader, collateral: number, inventory: number): Promise<void> => {
     const { account } = trader;
-    const free = host.engine.balances(account)?.free ?? 0;
+    const { free } = await venue.balances(account);
     const need = collateral + inventory * markets.length;
-    if (free < need) await host.submit({ type: 'Deposit', account, amount: need - free });
+    if (free < need) await venue.fund({ type: 'Deposit', account, amount: need - free });
     const maker = trader.name === 'maker';
+    const { tokens } = await venue.balances(account);
+    const tokensOf = (tokenId: string): number => tokens[tokenId] ?? 0;
     for (const m of markets) {
       // The maker holds YES only in an event (its NO converts), so YES alone says what it has.
       const inEvent = maker && m.negRiskMarketId !== null;
-      const held = inEvent ? tokensOf(account, m.tokenIds[0]) : Math.min(...m.tokenIds.map((t) => tokensOf(account, t)));
-      if (m.status === 'active' && held < inventory / 2) await host.submit({ type: 'Split', account, conditionId: m.conditionId, amount: inventory - held });
+      const held = inEvent ? tokensOf(m.tokenIds[0]) : Math.min(...m.tokenIds.map(tokensOf));
+      if (active(m) && held < inventory / 2) await venue.fund({ type: 'Split', account, conditionId: m.conditionId, amount: inventory - held });
     }
-    if (maker) for (const g of groups) if (g.event !== undefined) await convertNo(trader, g.event);
+    if (maker) for (const g of groups) if (g.event !== undefined) await convertNo(trader, g.event.id);
   };
 
-  const tokensOf = (account: string, tokenId: string): number => host.engine.balances(account)?.tokens.get(tokenId)?.free ?? 0;
-
   /** Converts the NO the trader holds in the event's questions (those it holds most of first), through POST /convert. */
-  const convertNo = async (trader: Trader, event: NegRiskEvent): Promise<void> => {
-    for (let round = 0; round < event.questions.length; round++) {
+  const convertNo = async (trader: Trader, eventId: string): Promise<void> => {
+    for (let round = 0; ; round++) {
+      const event = await venue.event(eventId);
+      if (event === undefined || round >= event.questions.length) return;
       if (event.questions.some((q) => q.status === 'resolved')) return;
-      const held = event.questions.filter((q) => tokensOf(trader.account, q.tokenIds[1]) >= 1_000_000);
+      const { tokens } = await venue.balances(trader.account);
+      const noOf = (q: DemoMarket): number => tokens[q.tokenIds[1]] ?? 0;
+      const held = event.questions.filter((q) => noOf(q) >= 1_000_000);
       if (held.length === 0) return;
-      const amount = Math.min(...held.map((q) => tokensOf(trader.account, q.tokenIds[1])));
+      const amount = Math.min(...held.map(noOf));
       const indexSet = held.reduce((bits, q) => bits | (1n << BigInt(q.questionIndex)), 0n).toString();
       const body = JSON.stringify({ negRiskMarketId: event.id, indexSet, amount: String(amount) });
       const headers = await createL2Headers(clientSigner(trader.wallet) as never, trader.creds, { method: 'POST', requestPath: '/convert', body });
@@ -199,7 +215,7 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
    * The maker leans toward the flow: a taker's fill of `shares` in `m` that bought YES (or sold NO),
    * `up`, raises its fair price there by LEAN_PER_SHARE a share, at least a tick; the reverse lowers it.
    */
-  const lean = (m: Market, up: boolean, shares: number): void => {
+  const lean = (m: DemoMarket, up: boolean, shares: number): void => {
     const move = Math.max(tickOf(m), shares * LEAN_PER_SHARE);
     fair.set(m.conditionId, (fair.get(m.conditionId) ?? 0.5) + (up ? move : -move));
     const g = groupOf.get(m.conditionId);
@@ -220,8 +236,8 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
   }
 
   /** Replaces the maker's quotes in `m` with a fresh ladder around its fair price. */
-  const quote = async (m: Market): Promise<void> => {
-    if (m.status !== 'active') return;
+  const quote = async (m: DemoMarket): Promise<void> => {
+    if (!active(m)) return;
     const tick = tickOf(m);
     // The ladder's centre, on the tick, follows the fair price a tick at a time: a new bid is then below every
     // old ask and a new ask above every old bid, so the post-only ladder never crosses the one it replaces.
@@ -231,7 +247,7 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
     centres.set(m.conditionId, p);
     const [yes] = m.tokenIds;
     const orders = [];
-    const minShares = m.params.minSize / 1_000_000;
+    const minShares = m.minSize / 1_000_000;
     // 100–300 shares a level, so a side holds at least 100 (a price near 0 or 1 has one level on its near side):
     // takers between two quotes of a market do not empty it (a taker order is at most about 30 shares).
     for (let level = 1; level <= QUOTE_LEVELS; level++) {
@@ -264,11 +280,11 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
   /** One taker order: buys or sells a random outcome at the market, a few shares, fill-and-kill. */
   const take = async (taker: Trader): Promise<void> => {
     const m = markets[Math.floor(rng() * markets.length)];
-    if (m === undefined || m.status !== 'active') return;
+    if (m === undefined || !active(m)) return;
     const outcome = rng() < 0.5 ? 0 : 1;
     const token = m.tokenIds[outcome];
     const buy = rng() < 0.5;
-    const shares = Math.max(m.params.minSize / 1_000_000, Math.round(5 + rng() * 25));
+    const shares = Math.max(m.minSize / 1_000_000, Math.round(5 + rng() * 25));
     // A buy spends about `shares` tokens' worth at the token's fair price, so it takes at most ~30 tokens even
     // where the price is a few cents (the maker's side holds at least 100 a level).
     const yes = fair.get(m.conditionId) ?? 0.5;
@@ -313,6 +329,7 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
   };
   let next = 0;
   every('maker', () => cycleMs, async () => {
+    await refreshStatus();
     const g = groups[next++ % groups.length];
     if (g !== undefined) await quoteGroup(g);
     if (next % (groups.length * 10) === 0) await fund(maker, MAKER_COLLATERAL, MAKER_INVENTORY);
@@ -340,15 +357,16 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
 }
 
 /** The markets in quote groups: each neg-risk event whose questions are all quoted together, the rest one by one. */
-function groupsOf(host: EngineHost, markets: readonly Market[]): Group[] {
+async function groupsOf(venue: DemoVenue, markets: readonly DemoMarket[]): Promise<Group[]> {
+  const byId = new Map(markets.map((m) => [m.conditionId, m]));
   const groups: Group[] = [];
-  const grouped = new Set<Market>();
+  const grouped = new Set<string>();
   for (const m of markets) {
-    if (grouped.has(m)) continue;
-    const event = m.negRiskMarketId === null ? undefined : host.engine.negRiskEvent(m.negRiskMarketId);
-    const whole = event !== undefined && event.questions.length > 1 && event.questions.every((q) => markets.includes(q));
-    const members = whole ? event.questions : [m];
-    for (const x of members) grouped.add(x);
+    if (grouped.has(m.conditionId)) continue;
+    const event = m.negRiskMarketId === null ? undefined : await venue.event(m.negRiskMarketId);
+    const whole = event !== undefined && event.questions.length > 1 && event.questions.every((q) => byId.has(q.conditionId));
+    const members = whole ? event.questions.map((q) => byId.get(q.conditionId) as DemoMarket) : [m];
+    for (const x of members) grouped.add(x.conditionId);
     groups.push({ markets: members, event: whole ? event : undefined });
   }
   return groups;

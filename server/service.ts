@@ -31,7 +31,8 @@ import { DurableFollower } from '../log/durableFollower.js';
 import { ServiceMetrics } from './metrics.js';
 import { keepForeignThreadsNiced } from './processPriority.js';
 import { watchChainAffinity, type ChainAffinity } from './chainAffinity.js';
-import { startDemoTraders, type DemoTraders } from '../demo/demoTraders.js';
+import type { DemoTraders } from '../demo/demoTraders.js';
+import { startDemoTradersThread } from '../demo/demoThread.js';
 import { LateFanout, startFront } from './front.js';
 import { StreamPublisher } from '../api/ws/streamPublisher.js';
 import { threadHeaps, type ThreadHeap } from '../threads/threadHeaps.js';
@@ -327,9 +328,10 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     : undefined;
   if (chain !== undefined) metrics.watchChainAffinity(chain);
 
-  // Demo traders trade the demo catalog through the public port like any client; never beside a real catalog.
+  // Demo traders trade the demo catalog through the public port like any client, on a thread of their own;
+  // never beside a real catalog.
   const demo = demoTradersWanted(config)
-    ? await startDemoTraders({ clobUrl: `http://127.0.0.1:${port}/clob`, chainId: config.chainId, host, seed: front.masterKey, logger, cycleMs: config.demoTraderCycleMs })
+    ? await startDemoTradersThread({ clobUrl: `http://127.0.0.1:${port}/clob`, chainId: config.chainId, host, seed: front.masterKey, logger, cycleMs: config.demoTraderCycleMs })
     : undefined;
 
   // Every consumer of the durable batches is in place: heartbeat sessions may now expire on the host's timer.

@@ -1,9 +1,11 @@
 // The demo traders on a fresh service: within seconds the demo markets' books have depth on both sides,
 // trades print on the activity surface and price history fills, all through the public API (the traders are
-// the official client over HTTP). They are off with --demo-traders false and whenever an upstream catalog is
-// configured, and the start-up lines say which.
+// the official client over HTTP). They run on a thread of their own, never the request thread, and stop() ends
+// it. They are off with --demo-traders false and whenever an upstream catalog is configured, and the start-up
+// lines say which.
 
 import t from 'tap';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { demoTradersWanted } from '../../server/service.js';
 import { startupLines } from '../../server/startupLines.js';
 import { startTestService, testConfig } from '../support/serviceFixture.js';
@@ -17,6 +19,20 @@ async function json<T>(url: string): Promise<T> {
   const res = await fetch(url);
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/** The names of this process's threads (Linux: /proc/self/task/<tid>/comm); undefined elsewhere. */
+function threadNames(): string[] | undefined {
+  if (!existsSync('/proc/self/task')) return undefined;
+  const names: string[] = [];
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      names.push(readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim());
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return names;
 }
 
 async function until<T>(what: string, deadlineMs: number, probe: () => Promise<T | undefined>): Promise<T> {
@@ -94,6 +110,24 @@ t.test('demo traders make a live exchange: depth, trades, price history', async 
     return undefined;
   });
   t.ok(history[0]!.p > 0 && history[0]!.p < 1, 'a price between 0 and 1');
+
+  // The traders sign and post on their own thread (demo/demoThread.ts); stop() ends it, and the books stay.
+  const before = threadNames();
+  if (before !== undefined) t.equal(before.filter((n) => n === 'pmx-demo').length, 1, 'one thread of the process is the demo traders\'');
+  await demo.stop();
+  const after = threadNames();
+  if (after !== undefined) t.notOk(after.includes('pmx-demo'), 'the thread is gone once the traders stopped');
+  const books = async (): Promise<string> => {
+    const sides = [];
+    for (const m of demo.markets) {
+      const b = await json<Book>(`${svc.baseUrl}/clob/book?token_id=${engine.market(m)?.tokenIds[0] ?? ''}`);
+      sides.push([b.bids, b.asks]);
+    }
+    return JSON.stringify(sides);
+  };
+  const quiet = await books();
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  t.equal(await books(), quiet, 'no order placed or cancelled after stop()');
 });
 
 t.test('demo traders run only on the demo catalog, and --demo-traders false turns them off', async (t) => {
