@@ -153,11 +153,11 @@ export async function startDemoTraders(options: DemoTraderOptions): Promise<Demo
    */
   const fund = async (trader: Trader, collateral: number, inventory: number): Promise<void> => {
     const { account } = trader;
-    const { free } = await venue.balances(account);
+    // One read serves both: a deposit changes no token balance.
+    const { free, tokens } = await venue.balances(account);
     const need = collateral + inventory * markets.length;
     if (free < need) await venue.fund({ type: 'Deposit', account, amount: need - free });
     const maker = trader.name === 'maker';
-    const { tokens } = await venue.balances(account);
     const tokensOf = (tokenId: string): number => tokens[tokenId] ?? 0;
     for (const m of markets) {
       // The maker holds YES only in an event (its NO converts), so YES alone says what it has.

@@ -99,8 +99,10 @@ type VenueRequest =
 type VenueCall = VenueRequest & { readonly id: number };
 type VenueAnswer = { readonly venueId: number; readonly ok: unknown } | { readonly venueId: number; readonly error: string };
 
+const VENUE_METHODS: ReadonlySet<unknown> = new Set<VenueRequest['method']>(['markets', 'event', 'balances', 'fund']);
+
 function isVenueCall(message: unknown): message is VenueCall {
-  return typeof message === 'object' && message !== null && typeof (message as { id?: unknown }).id === 'number' && typeof (message as { method?: unknown }).method === 'string';
+  return typeof message === 'object' && message !== null && typeof (message as { id?: unknown }).id === 'number' && VENUE_METHODS.has((message as { method?: unknown }).method);
 }
 
 /** Answers the venue requests that arrive on `port` from `venue`; other messages are left to the port's other listeners. */
