@@ -14,9 +14,6 @@ import { startApiRole } from './roles/apiRole.js';
 import { startProjectorRole } from './roles/projectorRole.js';
 import { StartupAborted } from './roles/startupRetry.js';
 import { setProcessNice } from './processPriority.js';
-import { keepOldSpaceFloorToMainThread } from '../threads/oldSpaceFloor.js';
-
-keepOldSpaceFloorToMainThread();
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
