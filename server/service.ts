@@ -227,6 +227,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     ? new LiveReadModel(engineService.log, {
         feeAccount: config.feeAccount,
         maxFinishedOrders: config.liveFinishedOrders,
+        finishedOrderAgeMs: config.liveFinishedMinutes * 60_000,
         maxAccountFills: config.liveAccountFills,
         maxFills: config.liveFills,
         maxShownJson: config.liveShownJson,

@@ -6,9 +6,10 @@
 // - positions per account and token (average cost, realised PnL): PositionsBuilder, plus an index of each
 //   token's positions for /holders;
 // - orders: every open order (OrdersBuilder, which also keeps the books' price levels for midpoints) and
-//   every finished one until `maxFinishedOrders` newer ones finished after it (oldest leave first). An order
-//   not in memory either never existed or finished at or below `horizon`: ClickHouse has it once the
-//   projector has reached that position;
+//   every finished one until `maxFinishedOrders` newer ones finished after it, or one finished more than
+//   `finishedOrderAgeMs` after it (by the records' time; oldest leave first). An order not in memory either
+//   never existed or finished at or below `horizon`: ClickHouse has it once the projector has reached that
+//   position;
 // - the latest mark of each market (outcome 0's terms), as price_history and latest_prices define it: the mark
 //   (readModel/marks.ts: the midpoint while the spread is at most 0.10, else the last trade) at the end of the
 //   latest minute in which its book or last trade changed; when that minute has none, the mark at the end of
@@ -18,7 +19,9 @@
 // - the newest splits, merges, redemptions and conversions of each account (LedgerWindows), for GET /activity.
 //
 // Bounded by what the exchange holds anyway: one entry per (account, token) ever held, per open order, per
-// market; finished orders up to maxFinishedOrders; fills up to maxFills; shown JSON texts up to maxShownJson of each.
+// market; finished orders up to maxFinishedOrders, and none finished more than finishedOrderAgeMs before the newest
+// (so that at a light, steady load they stop growing within minutes, not hours); fills up to maxFills; shown JSON
+// texts up to maxShownJson of each.
 
 import type { EventsRecord } from '../../log/eventLog.js';
 import { PRICE_ONE, type Outcome } from '../../engine/index.js';
@@ -40,6 +43,9 @@ export const DEFAULT_MAX_SHOWN_JSON = 20_000;
 /** Default most finished orders kept in memory (~0.65 KB each). */
 export const DEFAULT_MAX_FINISHED_ORDERS = 200_000;
 
+/** Default longest a finished order stays in memory after a newer one finished (ms): 10 minutes. */
+export const DEFAULT_FINISHED_ORDER_AGE_MS = 600_000;
+
 /** A market's mark in outcome 0's terms (micro-units); null = none. */
 export interface MarkState {
   /** Start (ms) of the latest minute in which the market's book or last trade changed. */
@@ -55,6 +61,11 @@ export interface LiveStateOptions {
   readonly feeAccount: string;
   /** Most finished orders kept (DEFAULT_MAX_FINISHED_ORDERS). */
   readonly maxFinishedOrders?: number;
+  /**
+   * A finished order leaves once one finishes more than this many ms after it, by the records' time
+   * (DEFAULT_FINISHED_ORDER_AGE_MS); 0: finished orders leave by count alone.
+   */
+  readonly finishedOrderAgeMs?: number;
   /** Newest fills kept per account (DEFAULT_MAX_ACCOUNT_FILLS); 0: none, trade reads go to ClickHouse. */
   readonly maxAccountFills?: number;
   /** Most fills kept in all (DEFAULT_MAX_FILLS); 0: none. */
@@ -114,8 +125,9 @@ export class LiveState {
   private readonly lastTrade = new Map<string, number>();
   private readonly marks = new Map<string, MarkState>();
   private readonly maxFinished: number;
-  /** Finished orders oldest first (ids and the position they finished at): items[head..]. */
-  private finished: { id: string; pos: number }[] = [];
+  private readonly finishedAgeMs: number;
+  /** Finished orders oldest first (ids, the position and the time they finished at): items[head..]. */
+  private finished: { id: string; pos: number; at: number }[] = [];
   private finishedHead = 0;
   private readonly rows = new DiscardRows();
   private readonly fillOrders: FillOrders[] = [];
@@ -123,6 +135,7 @@ export class LiveState {
   constructor(options: LiveStateOptions) {
     this.feeAccount = options.feeAccount;
     this.maxFinished = options.maxFinishedOrders ?? DEFAULT_MAX_FINISHED_ORDERS;
+    this.finishedAgeMs = options.finishedOrderAgeMs ?? DEFAULT_FINISHED_ORDER_AGE_MS;
     this.orders = new OrdersBuilder((o, pos) => this.orderChanged(o, pos));
     this.positions = new PositionsBuilder(this.markets, options.feeAccount, (p) => this.positionCreated(p));
     this.tradeJson = new TradeJsonCache(options.maxShownJson ?? DEFAULT_MAX_SHOWN_JSON);
@@ -250,9 +263,12 @@ export class LiveState {
       if (open.size === 0) this.openByAccount.delete(o.account);
     }
     this.finishedById.set(o.id, o);
-    this.finished.push({ id: o.id, pos: pos < 0 ? this.pos : pos });
-    while (this.finished.length - this.finishedHead > this.maxFinished) {
-      const old = this.finished[this.finishedHead] as { id: string; pos: number };
+    this.finished.push({ id: o.id, pos: pos < 0 ? this.pos : pos, at: o.updatedAt });
+    // Times come from the records, so a replay, a restored copy and the live model let the same orders go.
+    const oldest = this.finishedAgeMs > 0 ? o.updatedAt - this.finishedAgeMs : -Infinity;
+    for (;;) {
+      const old = this.finished[this.finishedHead];
+      if (old === undefined || (this.finished.length - this.finishedHead <= this.maxFinished && old.at >= oldest)) break;
       this.finishedHead += 1;
       this.finishedById.delete(old.id);
       if (old.pos > this.horizon) this.horizon = old.pos;

@@ -97,6 +97,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
   const liveOptions = {
     feeAccount: config.feeAccount,
     maxFinishedOrders: config.liveFinishedOrders,
+    finishedOrderAgeMs: config.liveFinishedMinutes * 60_000,
     maxAccountFills: config.liveAccountFills,
     maxFills: config.liveFills,
     maxShownJson: config.liveShownJson,

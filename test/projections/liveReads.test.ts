@@ -4,7 +4,7 @@
 // the JSON must be byte-identical. Four ways to build the in-memory state: applying every record; restored
 // from the projections part-way and following the log from there (a restart); restored from a snapshot of
 // the model part-way (a process without its own projector) and following the log; and with a tiny bound on
-// finished orders, so most single-order reads go to ClickHouse.
+// finished orders, by count and by age, so most single-order reads go to ClickHouse.
 
 import t, { type Test } from 'tap';
 import { Projector } from '../../projections/projector.js';
@@ -147,11 +147,17 @@ for (const seed of seeds) {
 
     const applied = new LiveState({ feeAccount: FEE_ACCOUNT });
     const bounded = new LiveState({ feeAccount: FEE_ACCOUNT, maxFinishedOrders: 3 });
+    // By age: a finished order leaves once one finishes more than a tenth of the history's span after it.
+    const times = events.map((e) => e.time);
+    const span = Math.max(...times) - Math.min(...times);
+    const ageMs = Math.max(1, Math.floor(span / 10));
+    const aged = new LiveState({ feeAccount: FEE_ACCOUNT, finishedOrderAgeMs: ageMs });
     const conditionIds = [...new Set(events.flatMap((e) => (e.type === 'MarketListed' ? [e.conditionId] : [])))];
     const traders = accountsOf(events);
     for (const [i, r] of session.records.entries()) {
       applied.apply(r);
       bounded.apply(r);
+      aged.apply(r);
       // Ask for holders all along, so that the answers memory keeps per token (until a position of the token
       // changes) are warm when the histories end: a kept answer that outlived a change would differ below.
       if (i % 7 === 0) for (const market of conditionIds) for (const p of [{}, { limit: 1 }, { minBalance: 5, limit: 2 }]) await liveHolders(applied, ctx.metadata, { market: [market], ...p });
@@ -163,12 +169,20 @@ for (const seed of seeds) {
     t.ok(applied.orderPages.size > 0, `${applied.orderPages.size} pages of open orders kept along the way`);
     const finished = events.filter((e) => e.type === 'OrderAccepted').length - applied.openByAccount.size;
     t.ok(bounded.horizon > 0 && finished > 3, 'the bounded model let finished orders go');
+    t.ok(aged.horizon > 0 && aged.finishedCount < applied.finishedCount, `the model bounded by age (${ageMs} ms of a ${span} ms history) kept ${aged.finishedCount} of ${applied.finishedCount} finished orders`);
+    const orderIds = events.flatMap((e) => (e.type === 'OrderAccepted' ? [e.orderId] : []));
+    const finishedIn = (state: LiveState): { updatedAt: number }[] => orderIds.flatMap((id) => {
+      const o = state.order(id);
+      return o !== undefined && o.status !== 'LIVE' ? [o] : [];
+    });
+    const newestFinish = Math.max(...finishedIn(applied).map((o) => o.updatedAt));
+    t.ok(finishedIn(aged).every((o) => o.updatedAt >= newestFinish - ageMs), 'every finished order it kept finished within its age of the newest finish');
     const someAccepted = events.find((e) => e.type === 'OrderAccepted');
     if (someAccepted?.type === 'OrderAccepted') {
       const early = await liveAccountOrder(bounded, ctx.metadata, { caller: someAccepted.account, id: someAccepted.orderId });
       t.ok(early === NOT_IN_MEMORY || bounded.order(someAccepted.orderId)?.status === 'LIVE', 'an early finished order is left to ClickHouse');
     }
-    const compared = await compareAll(t, ctx, { applied, restarted: restarted.state, bounded, snapshotted: snapshotted.state }, events, projector);
+    const compared = await compareAll(t, ctx, { applied, restarted: restarted.state, bounded, aged, snapshotted: snapshotted.state }, events, projector);
     t.ok(compared > 700, `${compared} answers compared`);
     await session.journal.close();
   });
