@@ -204,6 +204,18 @@ export function defaultText(name: SettingName): string {
 }
 
 /** The projector's pause between commits (ms): the setting, or its default for the ClickHouse mode. */
+/** The in-memory read model's bounds as LiveState takes them (the single process and an API node alike). */
+export function liveStateOptionsOf(config: Pick<Config, 'feeAccount' | 'liveFinishedOrders' | 'liveFinishedMinutes' | 'liveAccountFills' | 'liveFills' | 'liveShownJson'>) {
+  return {
+    feeAccount: config.feeAccount,
+    maxFinishedOrders: config.liveFinishedOrders,
+    finishedOrderAgeMs: config.liveFinishedMinutes * 60_000,
+    maxAccountFills: config.liveAccountFills,
+    maxFills: config.liveFills,
+    maxShownJson: config.liveShownJson,
+  } as const;
+}
+
 export function projectionIntervalOf(config: Pick<Config, 'projectionIntervalMs' | 'clickhouseMode'>): number {
   return config.projectionIntervalMs ?? PROJECTION_INTERVAL_MS[config.clickhouseMode];
 }

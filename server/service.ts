@@ -7,7 +7,7 @@
 
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { projectionIntervalOf, projectionLightLoadOf, type Config } from '../config/index.js';
+import { liveStateOptionsOf, projectionIntervalOf, projectionLightLoadOf, type Config } from '../config/index.js';
 import type { EngineHost } from '../host/engineHost.js';
 import type { LogRecord } from '../log/eventLog.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
@@ -225,12 +225,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   // Restored as of the projector's committed position before the projector writes anything newer.
   const live = config.liveReads
     ? new LiveReadModel(engineService.log, {
-        feeAccount: config.feeAccount,
-        maxFinishedOrders: config.liveFinishedOrders,
-        finishedOrderAgeMs: config.liveFinishedMinutes * 60_000,
-        maxAccountFills: config.liveAccountFills,
-        maxFills: config.liveFills,
-        maxShownJson: config.liveShownJson,
+        ...liveStateOptionsOf(config),
         onFailure: (error) => logger.error({ err: error }, 'the in-memory read model stopped; its reads go to ClickHouse'),
       })
     : undefined;

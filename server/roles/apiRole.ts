@@ -15,7 +15,7 @@ import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Config } from '../../config/index.js';
+import { liveStateOptionsOf, type Config } from '../../config/index.js';
 import type { LogRecord } from '../../log/eventLog.js';
 import { openKafkaLog } from '../../log/kafka/kafkaLog.js';
 import { engineConfigOf } from '../../host/engineService.js';
@@ -94,14 +94,7 @@ export async function startApiRole(config: Config, logger: Logger, signal: Abort
   await retrying('loading the market index', () => markets.refresh(), logger, signal);
 
   const fanout = new LateFanout();
-  const liveOptions = {
-    feeAccount: config.feeAccount,
-    maxFinishedOrders: config.liveFinishedOrders,
-    finishedOrderAgeMs: config.liveFinishedMinutes * 60_000,
-    maxAccountFills: config.liveAccountFills,
-    maxFills: config.liveFills,
-    maxShownJson: config.liveShownJson,
-  };
+  const liveOptions = liveStateOptionsOf(config);
   const live = config.liveReads
     ? new LiveReadModel(log, {
         ...liveOptions,
