@@ -203,7 +203,6 @@ export function defaultText(name: SettingName): string {
   return s.kind.format(s.default);
 }
 
-/** The projector's pause between commits (ms): the setting, or its default for the ClickHouse mode. */
 /** The in-memory read model's bounds as LiveState takes them (the single process and an API node alike). */
 export function liveStateOptionsOf(config: Pick<Config, 'feeAccount' | 'liveFinishedOrders' | 'liveFinishedMinutes' | 'liveAccountFills' | 'liveFills' | 'liveShownJson'>) {
   return {
@@ -216,6 +215,7 @@ export function liveStateOptionsOf(config: Pick<Config, 'feeAccount' | 'liveFini
   } as const;
 }
 
+/** The projector's pause between commits (ms): the setting, or its default for the ClickHouse mode. */
 export function projectionIntervalOf(config: Pick<Config, 'projectionIntervalMs' | 'clickhouseMode'>): number {
   return config.projectionIntervalMs ?? PROJECTION_INTERVAL_MS[config.clickhouseMode];
 }
