@@ -2,10 +2,11 @@
 // Reserved amounts are held by the address's open orders (BUY: collateral, SELL: tokens).
 
 import type { Order } from './order.js';
+import { AMOUNT_ZERO } from './units.js';
 
 export class Holding {
-  free = 0;
-  reserved = 0;
+  free = AMOUNT_ZERO;
+  reserved = AMOUNT_ZERO;
 }
 
 /**
@@ -49,8 +50,8 @@ export class AccountOrders {
 }
 
 export class Account {
-  free = 0;
-  reserved = 0;
+  free = AMOUNT_ZERO;
+  reserved = AMOUNT_ZERO;
   readonly holdings = new Map<string, Holding>();
   /** Open (resting) orders of this account, oldest first. */
   readonly orders = new AccountOrders();
@@ -75,8 +76,8 @@ export class Account {
 export class Ledger {
   readonly accounts = new Map<string, Account>();
   /** Lifetime collateral in and out, for the cash invariant. */
-  deposits = 0;
-  withdrawals = 0;
+  deposits = AMOUNT_ZERO;
+  withdrawals = AMOUNT_ZERO;
 
   get(address: string): Account | undefined {
     return this.accounts.get(address);

@@ -19,6 +19,14 @@ export const MIN_TICK = 100;
 export const MAX_ORDER_AMOUNT = 1_000_000_000_000_000;
 /** Largest balance any account or market may hold; deposits beyond it are refused. */
 export const MAX_BALANCE = 2 ** 52;
+/**
+ * Zero as the first value of an amount field that can outgrow V8's small integers (2^31 base units: 2,147 shares
+ * or USDC), such as a price level's size or a balance. V8 lays a field out for the first value stored in it; a
+ * small integer there is turned into a double once a sum passes 2^31, which changes the hidden class of every
+ * object of that kind and drops the optimised code that used the field, in every thread that runs it. Negative
+ * zero is a double from the start, and is 0 to every comparison, sum and text (`${-0}` and JSON give "0").
+ */
+export const AMOUNT_ZERO = -0;
 /** Fees are given in basis points of the notional. */
 export const BPS = 10_000;
 

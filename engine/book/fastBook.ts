@@ -9,11 +9,12 @@
 // level is always the last key on both sides.
 
 import type { Order } from '../order.js';
+import { AMOUNT_ZERO } from '../units.js';
 import { ASK, BID, type BookSide, type OrderBook, type PriceLevel } from './orderBook.js';
 
 /** One price level: its orders in time priority and their total open quantity. */
 export class Level {
-  size = 0;
+  size = AMOUNT_ZERO;
   count = 0;
   head: Order | null = null;
   tail: Order | null = null;

@@ -35,11 +35,18 @@ type Side = ReadonlyMap<number, number>;
 export class BookHistoryBuilder {
   /**
    * The sizes the current record's changed levels had before it, per market: level key (a bid's price, or
-   * -1 - price for an ask: one integer, no text made per level move) → the level and its size before.
+   * -1 - price for an ask: one integer, no text or object made per level move) → its size before. A market's
+   * map is kept, emptied, between records (one per market ever moved), so that a record allocates nothing per
+   * market or level it moves.
    */
-  private readonly before = new Map<string, Map<number, { bid: boolean; price: number; size: number }>>();
+  private readonly before = new Map<string, Map<number, number>>();
+  /** The markets with levels in `before` since the last reset, each once. */
+  private readonly movedIn: string[] = [];
   /** Markets whose listing or parameters the current record changed. */
   private readonly marketsChanged = new Set<string>();
+  /** Reused by apply(): the markets the current record changed, and one market's changed level keys. */
+  private readonly changed: string[] = [];
+  private readonly keys: number[] = [];
   /**
    * Per token: changes since its last snapshot and the minute (ms) of that snapshot (a token absent has none
    * yet: its next change takes one).
@@ -57,12 +64,16 @@ export class BookHistoryBuilder {
     let market = this.before.get(conditionId);
     if (market === undefined) this.before.set(conditionId, (market = new Map()));
     const key = bid ? price : -1 - price;
-    if (!market.has(key)) market.set(key, { bid, price, size });
+    if (!market.has(key)) {
+      if (market.size === 0) this.movedIn.push(conditionId);
+      market.set(key, size);
+    }
   }
 
   /** Forgets level changes seen outside a record (restoring the open orders). */
   reset(): void {
-    this.before.clear();
+    for (const conditionId of this.movedIn) this.before.get(conditionId)?.clear();
+    this.movedIn.length = 0;
     this.marketsChanged.clear();
   }
 
@@ -70,45 +81,50 @@ export class BookHistoryBuilder {
   apply(record: EventsRecord, out: RowSink): void {
     let seq = 0;
     let ms = 0;
-    let traded: Set<string> | undefined;
+    const changed = this.changed;
+    changed.length = 0;
     for (const e of record.events) {
       seq = e.seq;
       ms = e.time;
       if (e.type === 'MarketListed' || e.type === 'MarketUpdated') this.marketsChanged.add(e.conditionId);
-      else if (e.type === 'TradeExecuted') (traded ??= new Set()).add(e.conditionId);
+      else if (e.type === 'TradeExecuted' && !changed.includes(e.conditionId)) changed.push(e.conditionId);
     }
-    if (this.before.size === 0 && this.marketsChanged.size === 0 && traded === undefined) return;
+    if (this.movedIn.length === 0 && this.marketsChanged.size === 0 && changed.length === 0) return;
     if (!out.keeps) return this.reset();
-    // Changed levels per market, in a fixed order: bids then asks, by price.
-    const levels = new Map<string, { bid: boolean; price: number; size: number }[]>();
-    for (const [conditionId, market] of this.before) {
-      let list: { bid: boolean; price: number; size: number }[] | undefined;
-      for (const b of market.values()) {
-        const size = this.orders.levelSize(conditionId, b.bid, b.price);
-        if (size === b.size) continue;
-        if (list === undefined) levels.set(conditionId, (list = []));
-        list.push({ bid: b.bid, price: b.price, size });
-      }
+    // A level moved and back within the record is no change: its size before is dropped from `before`, and a
+    // market with no level left changed is written only if listed, updated or traded.
+    for (const conditionId of this.movedIn) {
+      const market = this.before.get(conditionId) as Map<number, number>;
+      for (const [key, size] of market) if (this.levelSizeOf(conditionId, key) === size) market.delete(key);
+      if (market.size > 0 && !changed.includes(conditionId)) changed.push(conditionId);
     }
-    const changed = new Set<string>([...levels.keys(), ...this.marketsChanged, ...(traded ?? [])]);
+    for (const conditionId of this.marketsChanged) if (!changed.includes(conditionId)) changed.push(conditionId);
+    if (changed.length > 1) changed.sort();
     const head = `\t${record.pos}\t${seq}\t${time(ms)}\t`;
     const minute = ms - (ms % 60_000);
-    for (const conditionId of [...changed].sort()) {
+    const keys = this.keys;
+    for (const conditionId of changed) {
       const market = this.markets.markets.get(conditionId);
       if (market === undefined) continue;
-      const list = (levels.get(conditionId) ?? []).sort((x, y) => (x.bid === y.bid ? x.price - y.price : x.bid ? -1 : 1));
+      // Changed levels in a fixed order: bids then asks, by price (a bid's key is its price, an ask's -1 - price).
+      keys.length = 0;
+      const moved = this.before.get(conditionId);
+      if (moved !== undefined) for (const key of moved.keys()) keys.push(key);
+      if (keys.length > 1) keys.sort(byBidsThenPrice);
       const last = this.prices.lastTrade.get(conditionId);
       for (const outcome of [0, 1] as const) {
         const token = market.tokens[outcome];
-        for (const l of list) {
+        for (const key of keys) {
+          const bid = key >= 0;
+          const own = bid ? key : -1 - key;
           // Outcome 0 sees the market's book; outcome 1 its mirror (a bid for outcome 0 is an ask for outcome 1).
-          const side = (l.bid === (outcome === 0)) ? 'BUY' : 'SELL';
-          const price = outcome === 0 ? l.price : PRICE_ONE - l.price;
-          out.add('book_level_changes', `${text(token)}${head}${side}\t${price}\t${l.size}\n`);
+          const side = (bid === (outcome === 0)) ? 'BUY' : 'SELL';
+          const price = outcome === 0 ? own : PRICE_ONE - own;
+          out.add('book_level_changes', `${text(token)}${head}${side}\t${price}\t${this.orders.levelSize(conditionId, bid, own)}\n`);
         }
         const lastTrade = last === undefined ? null : outcome === 0 ? last : PRICE_ONE - last;
         const p = market.params;
-        out.add('book_changes', `${text(token)}\t${text(conditionId)}${head}${nullableInt(lastTrade)}\t${p.tickSize}\t${p.minSize}\t${bool(p.negRisk)}\t${list.length}\n`);
+        out.add('book_changes', `${text(token)}\t${text(conditionId)}${head}${nullableInt(lastTrade)}\t${p.tickSize}\t${p.minSize}\t${bool(p.negRisk)}\t${keys.length}\n`);
         const since = this.sinceSnapshot.get(token);
         if (since === undefined || since.changes + 1 >= SNAPSHOT_EVERY || minute > since.minute) {
           const book = this.orders.levelsOf(conditionId);
@@ -122,6 +138,17 @@ export class BookHistoryBuilder {
     }
     this.reset();
   }
+
+  /** The aggregate size now of the level `key` (see `before`) of a market. */
+  private levelSizeOf(conditionId: string, key: number): number {
+    return key >= 0 ? this.orders.levelSize(conditionId, true, key) : this.orders.levelSize(conditionId, false, -1 - key);
+  }
+}
+
+/** Bids (keys ≥ 0, the price) before asks (keys < 0, -1 - price), each by price ascending. */
+function byBidsThenPrice(x: number, y: number): number {
+  if (x >= 0) return y >= 0 ? x - y : -1;
+  return y >= 0 ? 1 : y - x;
 }
 
 /** A side's levels as an Array(Tuple(Int64, Int64)) of (price, size) in the token's terms, best first. */
