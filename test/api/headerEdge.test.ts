@@ -15,6 +15,7 @@ import t, { type Test } from 'tap';
 import type { HttpRequest, HttpResponse, us_listen_socket } from 'uWebSockets.js';
 import type { EdgeErrorCode } from '../../api/http/edge/edgeErrors.js';
 import { RequestFramer } from '../../api/http/edge/requestFramer.js';
+import { ResponseTracker } from '../../api/http/edge/responseTracker.js';
 import { clientIpTail } from '../../api/http/edge/requestHead.js';
 import { clientIpOf, normalizeClientIp, startHeaderEdge, type HeaderEdge } from '../../api/http/headerEdge.js';
 import { loadUws } from '../../api/http/uwsLoader.js';
@@ -82,6 +83,79 @@ t.test('framer: a head is rewritten, everything else is forwarded byte for byte'
   t.equal(frame([b('\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n')]).out.toString('latin1').startsWith('GET /'), true, 'empty lines before a request are dropped');
   t.equal(frame([b('POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\nok')]).out.toString('latin1'),
     'POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\nok', 'a repeated identical Content-Length is kept once');
+});
+
+t.test('framer: underscores in names become hyphens and nothing else changes, across random heads', async (t) => {
+  // A seeded generator: names of letters, digits, `-` and `_`; values of any value byte but CR and LF,
+  // underscores included; the order of fields and the body unchanged.
+  let seed = 7;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const pick = (chars: string, length: number): string => Array.from({ length }, () => chars[next(chars.length)]).join('');
+  const NAME = 'abcXYZ09-_';
+  const VALUE = 'aZ9_-: \t/"{}\u00e9\u00ff';
+  for (let round = 0; round < 300; round++) {
+    const fields = Array.from({ length: 1 + next(20) }, () => [`x${pick(NAME, 1 + next(12))}`, pick(VALUE, next(30))] as const);
+    const body = round % 3 === 0 ? '' : pick(VALUE, 1 + next(40));
+    const lines = [['Host', 'h'] as const, ...fields, ...(body === '' ? [] : [['Content-Length', String(Buffer.byteLength(body, 'latin1'))] as const])];
+    const head = `POST /p_q?a_b=1 HTTP/1.1\r\n${lines.map(([n, v]) => `${n}:${v}\r\n`).join('')}\r\n`;
+    const want = `POST /p_q?a_b=1 HTTP/1.1\r\n${lines.map(([n, v]) => `${n.replaceAll('_', '-')}:${v}\r\n`).join('')}x-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\n${body}`;
+    const got = frame([b(head + body)]);
+    if (got.refused !== undefined || got.out.toString('latin1') !== want) {
+      t.fail(`round ${round}: ${JSON.stringify(head)} gave ${got.refused ?? JSON.stringify(got.out.toString('latin1'))}`);
+      return;
+    }
+  }
+  t.pass('300 heads forwarded as expected');
+  t.equal(
+    frame([b('POST / HTTP/1.1\r\nHost: h\r\nPOLY_A: 1\r\nTransfer-Encoding: Chunked\r\n\r\n0\r\n\r\n')]).out.toString('latin1'),
+    'POST / HTTP/1.1\r\nHost: h\r\nPOLY-A: 1\r\ntransfer-encoding: chunked\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\n0\r\n\r\n',
+    'with a Transfer-Encoding the whole head is rewritten: its line in the one form uWS parses',
+  );
+  t.equal(
+    frame([b('POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n')]).out.toString('latin1'),
+    'POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nx-pmx-client-ip: 10.0.0.1\r\nx-pmx-edge-conn: 0\r\n\r\n0\r\n\r\n',
+    'a head that needs no change goes as it is',
+  );
+  for (const [name, head] of [
+    ['a bare LF in a value after an underscore name', 'GET / HTTP/1.1\r\nHost: h\r\nX_A: 1\n2\r\n\r\n'],
+    ['a bare CR ending a line', 'GET / HTTP/1.1\r\nHost: h\r\nX_A: 1\r\r\n\r\n'],
+    ['a DEL in a value', 'GET / HTTP/1.1\r\nHost: h\r\nX_A: 1\u007f\r\n\r\n'],
+  ] as const) t.equal(frame([b(head)]).refused, 'malformed_request', name);
+});
+
+t.test('response tracker: each response ends where its framing says, in one piece or cut at every byte', async (t) => {
+  const responses =
+    'HTTP/1.1 100 Continue\r\n\r\n' +
+    'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length:  5 \r\nuWebSockets: 20\r\n\r\nhello' +
+    'HTTP/1.1 200 OK\r\nX: a:b\r\nTransfer-Encoding: Chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n' +
+    'HTTP/1.1 204 No Content\r\n\r\n' +
+    'HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n' +
+    'HTTP/1.1 404 Not Found\r\nDate: x\r\nContent-Length: 2\r\n\r\n{}';
+  const stream = b(responses);
+  for (let cut = 0; cut < stream.length; cut++) {
+    let progressed = 0;
+    const tracker = new ResponseTracker({ upgradeDecided: () => {}, progressed: () => void progressed++ });
+    tracker.expect(false);
+    tracker.expect(false);
+    tracker.expect(false);
+    tracker.expect(false, true);
+    tracker.expect(false);
+    for (const piece of cutAt(stream, [cut])) tracker.push(piece);
+    if (tracker.completed !== 5 || !tracker.atBoundary || tracker.lost) {
+      t.fail(`cut at ${cut}: ${tracker.completed} responses, at a boundary ${tracker.atBoundary}, lost ${tracker.lost}`);
+      return;
+    }
+  }
+  t.pass('5 responses at every cut: Content-Length with spaces, chunked in any case, none, HEAD, after an interim 100');
+  for (const bad of ['HTTP/1.0 200 OK\r\n\r\n', 'HTTP/1.1 2x0 OK\r\n\r\n', 'HTTP/1.1 099 Low\r\n\r\n']) {
+    const tracker = new ResponseTracker({ upgradeDecided: () => {}, progressed: () => {} });
+    tracker.expect(false);
+    tracker.push(b(bad));
+    t.equal(tracker.lost, true, `${JSON.stringify(bad)}: a stream it cannot follow`);
+  }
 });
 
 t.test('framer: HTTP/1.0 is forwarded as HTTP/1.1, with Host and Connection made explicit', async (t) => {

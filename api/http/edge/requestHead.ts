@@ -24,7 +24,7 @@
 // than 48 fields once the edge's lines are added, an upgrade request with a body.
 
 import type { EdgeErrorCode } from './edgeErrors.js';
-import { COLON, CRLF, NAME_BYTE, SP, TARGET_BYTE, TCHAR, UNDERSCORE, UWS_MAX_HEADER_FIELDS, VALUE_BYTE, nameIs, trimmedValue } from './httpSyntax.js';
+import { COLON, CR, CRLF, HYPHEN, LF, NAME_BYTE, SP, TARGET_BYTE, TCHAR, UNDERSCORE, UWS_MAX_HEADER_FIELDS, VALUE_BYTE, nameIs, trimmedValue } from './httpSyntax.js';
 
 export const CLIENT_IP_HEADER = 'x-pmx-client-ip';
 /** The edge's number for the client's connection, on every request head it forwards (wsDirect.ts uses it). */
@@ -63,6 +63,9 @@ const TE_LINE = Buffer.from('transfer-encoding: chunked\r\n', 'latin1');
 
 const fail = (code: EdgeErrorCode): ParsedRequestHead => ({ kind: 'error', code });
 
+/** Where the names of the head being parsed have an underscore (reused from head to head: one edge thread parses one head at a time). */
+const underscoresAt: number[] = [];
+
 /** The IP line, the connection's line and the empty line that end the head. */
 export function clientIpTail(ip: string, conn = 0): Buffer {
   return Buffer.from(`${CLIENT_IP_HEADER}: ${ip}\r\n${EDGE_CONN_HEADER}: ${conn}\r\n\r\n`, 'latin1');
@@ -79,22 +82,26 @@ export function parseRequestHead(head: Buffer, ipTail: Buffer): ParsedRequestHea
   let fields = 0;
   let dropped = 0;
   let hosts = 0;
-  let underscores = false;
   let rewrite = false;
   let upgrade = false;
   let keepAlive = false;
   let contentLength = -1;
   let chunked = false;
+  underscoresAt.length = 0;
   for (let pos = lineEnd + 2; pos < last; ) {
-    const end = head.indexOf(CRLF, pos);
+    // One pass over the line's bytes finds its end: neither CR nor LF is a name or value byte, and the head
+    // ends with CRLFCRLF, so both scans stop within it.
     let i = pos;
-    while (i < end && NAME_BYTE[head[i] as number] === 1) {
-      if (head[i] === UNDERSCORE) underscores = true;
+    while (NAME_BYTE[head[i] as number] === 1) {
+      if (head[i] === UNDERSCORE) underscoresAt.push(i);
       i++;
     }
     // Also refuses obs-fold (a leading SP/HT), an empty name and whitespace before the colon.
     if (i === pos || head[i] !== COLON) return fail('malformed_request');
-    for (let j = i + 1; j < end; j++) if (VALUE_BYTE[head[j] as number] !== 1) return fail('malformed_request');
+    let end = i + 1;
+    while (VALUE_BYTE[head[end] as number] === 1) end++;
+    // The first byte that is not a value byte must start the line's CRLF (a bare CR or LF, a NUL, … is refused).
+    if (head[end] !== CR || head[end + 1] !== LF) return fail('malformed_request');
     fields++;
     switch (i - pos) {
       case 4:
@@ -164,13 +171,19 @@ export function parseRequestHead(head: Buffer, ipTail: Buffer): ParsedRequestHea
   if (!known || http10) {
     const requestLine = `${known ? method : 'TRACE'}${head.toString('latin1', methodEnd, lineEnd - 9)} HTTP/1.1\r\n`;
     forwarded = rewriteHead(head, lineEnd, requestLine, http10, added);
-  } else if (rewrite || underscores) {
+  } else if (rewrite || (chunked && underscoresAt.length > 0)) {
     forwarded = rewriteHead(head, lineEnd, undefined, false, '');
+  } else if (underscoresAt.length > 0) {
+    // Only names change, byte for byte: the head copied once, each underscore of a name made a hyphen
+    // (what rewriteHead gives for such a head, without walking its lines again).
+    forwarded = Buffer.allocUnsafe(last);
+    head.copy(forwarded, 0, 0, last);
+    for (let k = 0; k < underscoresAt.length; k++) forwarded[underscoresAt[k] as number] = HYPHEN;
   } else {
     forwarded = head.subarray(0, last);
   }
   const write = method === 'POST' || method === 'DELETE' || method === 'PUT' || method === 'PATCH';
-  return { kind: 'request', pieces: [forwarded, ipTail], body, upgrade, head: method === 'HEAD', underscores, write };
+  return { kind: 'request', pieces: [forwarded, ipTail], body, upgrade, head: method === 'HEAD', underscores: underscoresAt.length > 0, write };
 }
 
 /** GET, POST, DELETE or HEAD, read without making a string (the methods of nearly every request), else undefined. */

@@ -11,7 +11,7 @@
 
 import { ChunkedDecoder } from './chunkedBody.js';
 import { HeadAccumulator } from './headAccumulator.js';
-import { COLON, CRLF, nameIs, trimmedValue } from './httpSyntax.js';
+import { COLON, CR, LF, nameIs, trimmedValue } from './httpSyntax.js';
 
 export interface TrackerSink {
   /** The answer to the upgrade request awaiting one: true for 101. */
@@ -106,7 +106,7 @@ export class ResponseTracker {
   }
 
   private onHead(head: Buffer): void {
-    const status = head.toString('latin1', 0, 9) === 'HTTP/1.1 ' ? Number(head.toString('latin1', 9, 12)) : NaN;
+    const status = statusOf(head);
     if (!(status >= 100 && status <= 999)) return this.lose();
     if (status >= 100 && status < 200 && status !== 101) return; // interim: the final response follows
     if (this.owedStart >= this.owed.length) return this.lose();
@@ -148,13 +148,38 @@ export class ResponseTracker {
   }
 }
 
-/** 'chunked', or the Content-Length (0 when there is none). */
+const STATUS_PREFIX = Buffer.from('HTTP/1.1 ', 'latin1');
+
+/** The three-digit status of an `HTTP/1.1 ` status line, else NaN; read from the bytes (no string is made). */
+function statusOf(head: Buffer): number {
+  if (head.length < 12) return NaN;
+  for (let i = 0; i < STATUS_PREFIX.length; i++) if (head[i] !== STATUS_PREFIX[i]) return NaN;
+  let status = 0;
+  for (let i = 9; i < 12; i++) {
+    const digit = (head[i] as number) - 0x30;
+    if (digit < 0 || digit > 9) return NaN;
+    status = status * 10 + digit;
+  }
+  return status;
+}
+
+/**
+ * 'chunked', or the Content-Length (0 when there is none). One pass over the head's bytes (it ends with
+ * CRLFCRLF): each line's end and its first colon found as the bytes go by.
+ */
 function bodyFraming(head: Buffer): 'chunked' | number {
   let length = 0;
-  for (let pos = head.indexOf(CRLF) + 2; pos < head.length - 2; ) {
-    const end = head.indexOf(CRLF, pos);
-    const colon = head.indexOf(COLON, pos);
-    if (colon > pos && colon < end) {
+  const last = head.length - 2;
+  let pos = 0;
+  while (pos < last && !(head[pos] === CR && head[pos + 1] === LF)) pos++;
+  for (pos += 2; pos < last; ) {
+    let end = pos;
+    let colon = -1;
+    while (end < last && !(head[end] === CR && head[end + 1] === LF)) {
+      if (colon < 0 && head[end] === COLON) colon = end;
+      end++;
+    }
+    if (colon > pos) {
       if (nameIs(head, pos, colon, 'transfer-encoding')) return 'chunked';
       if (nameIs(head, pos, colon, 'content-length')) length = Number(trimmedValue(head, colon + 1, end)) || 0;
     }
