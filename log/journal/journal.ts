@@ -19,7 +19,7 @@ import { READ_CHUNK } from './segmentReader.js';
 import { join } from 'node:path';
 import type { EncodedRecord, EventLog, LogRecord } from '../eventLog.js';
 import { FatalLogError, LogCorruptError } from '../eventLog.js';
-import { decodeRecord, recordText, writeRecord } from '../recordCodec.js';
+import { decodeRecord, recordText, writeRecord, type RecordText } from '../recordCodec.js';
 import { FRAME_HEADER, allZero, readFrame, sealFrame } from './frame.js';
 import { readSegmentRecords } from './segmentReader.js';
 import { listSegments, segmentName, type Segment } from './segments.js';
@@ -159,14 +159,21 @@ export class Journal implements EventLog {
     fresh.forEach((r, i) => {
       if (r.pos !== this.last + 1 + i) throw new FatalLogError(`append would leave a gap: position ${r.pos} after ${this.last + i}`);
     });
-    const texts = fresh.map(recordText);
+    // Indexed loops over arrays built by push: one elements kind whatever the batch's size, so the append's
+    // optimised code is not dropped when a batch of another size arrives.
+    const texts: RecordText[] = [];
     let total = 0;
-    for (const text of texts) total += FRAME_HEADER + text.bytes;
+    for (let i = 0; i < fresh.length; i++) {
+      const text = recordText(fresh[i] as LogRecord);
+      texts.push(text);
+      total += FRAME_HEADER + text.bytes;
+    }
     if (total <= SCRATCH_BYTES && this.scratch.length < total) this.scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BYTES, Math.max(total, this.scratch.length * 2)));
     const out = total <= SCRATCH_BYTES ? this.scratch.subarray(0, total) : Buffer.allocUnsafeSlow(total);
     let offset = 0;
     const segmentFirst = (this.segments[this.segments.length - 1] as Segment).firstPos;
-    for (const text of texts) {
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i] as RecordText;
       this.noteOffset(segmentFirst, text.pos, this.size + offset);
       offset = sealFrame(out, offset, text.pos, writeRecord(out, offset + FRAME_HEADER, text));
     }
