@@ -14,10 +14,10 @@
 //
 // The figure the README holds: CPU and RSS of minutes 5 to BENCH_MINUTES against their minute-5 values (the
 // first minutes are start-up: the catalog listed, the demo books filled, the JIT warming). The last line is
-// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, chOtherByName, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, chResidentMb, workerHeapsMb, workerHeapsTotalMb, openOrders, parts}],
-// fiveMinuteMeans: [{from, to, cpuPct, rssMb}], cpuAt5, cpuLast, rssAt5, rssLast, cpuDriftPct, rssDriftPct, flat,
-// machine}, where cpuLast and rssLast are the means of the last five minutes and flat says whether both stay
-// within 10% of minute 5.
+// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, chOtherByName, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, chResidentMb, workerHeapsMb, workerHeapsTotalMb, openOrders, parts, probeMs}],
+// ...the figures of bench/soakSummary.ts (SoakSummary without its lines), machine}: minute 5 against the last five
+// minutes (flat: both within 10%), every single minute after 5 against it, minutes 5-9 against the last five,
+// and the same for CPU at minute 5's machine speed (probeMs: bench/speedProbe.ts).
 //
 // Env: BENCH_MINUTES (60), BENCH_KEEP_DATA (unset: the data directory is removed at the end), BENCH_SERVER_ARGS
 // (more of the service's flags, space-separated: a setting's share of what grows, e.g. `--live-fills 0`),
@@ -31,6 +31,8 @@ import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { benchDataRoot } from './dataRoot.js';
 import { threadCpuByTid, threadCpuMsBetween, ticksOf, type ThreadCpu } from './processProbe.js';
+import { startSpeedProbe } from './speedProbe.js';
+import { summarize, type SoakMinute } from './soakSummary.js';
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 60);
 const ANALYST_PASSWORD = 'soak-analyst';
@@ -133,10 +135,10 @@ for (let i = 0; ; i++) {
 
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
 console.log(`soak: the service as npm start runs it (demo traders on), ${MINUTES} minutes, one line a minute`);
-console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | worker threads' JS heaps committed MB | ClickHouse tracked / resident MB | open orders | ClickHouse parts |`);
-console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | worker threads' JS heaps committed MB | ClickHouse tracked / resident MB | open orders | ClickHouse parts | speed probe ms |`);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 
-interface Minute {
+interface Minute extends SoakMinute {
   readonly minute: number;
   readonly cpuPct: number;
   /** CPU % of one core by thread group (GROUPS). */
@@ -157,8 +159,11 @@ interface Minute {
   readonly workerHeapsTotalMb: number;
   readonly openOrders: number;
   readonly parts: number;
+  /** The median CPU (ms) of the machine's speed probe over the minute (bench/speedProbe.ts): higher is slower. */
+  readonly probeMs: number;
 }
 const perMinute: Minute[] = [];
+const speed = startSpeedProbe(2_500);
 let last = sample(pid);
 let lastAt = performance.now();
 let lastPos = await metric(httpPort, 'engine_log_position');
@@ -195,40 +200,21 @@ for (let minute = 1; minute <= MINUTES && !exited; minute++) {
     workerHeapsTotalMb: Object.values(workerHeapsMb).reduce((a, b) => a + b, 0),
     openOrders: valueOf(text, 'engine_open_orders'),
     parts: await chNumber(chPort, PARTS),
+    probeMs: Math.round(speed.take() * 100) / 100,
   };
   perMinute.push(row);
-  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} / ${row.heapTotalMb} | ${row.workerHeapsTotalMb} | ${row.chMemoryMb} / ${row.chResidentMb} | ${row.openOrders} | ${row.parts} |`);
+  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} / ${row.heapTotalMb} | ${row.workerHeapsTotalMb} | ${row.chMemoryMb} / ${row.chResidentMb} | ${row.openOrders} | ${row.parts} | ${row.probeMs} |`);
   last = now;
   lastAt = at;
   lastPos = pos;
 }
 
+speed.stop();
 child.kill('SIGTERM');
 await new Promise((r) => (exited ? r(undefined) : child.once('exit', r)));
 if (process.env.BENCH_KEEP_DATA === undefined) rmSync(dataDir, { recursive: true, force: true });
 
-const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const at5 = perMinute.find((m) => m.minute === 5);
-const tail = perMinute.slice(-5);
-const cpuLast = Math.round(mean(tail.map((m) => m.cpuPct)) * 10) / 10;
-const rssLast = Math.round(mean(tail.map((m) => m.rssMb)));
-const drift = (a: number | undefined, b: number): number | null => (a === undefined || a === 0 ? null : Math.round(((b - a) / a) * 1000) / 10);
-const cpuDriftPct = drift(at5?.cpuPct, cpuLast);
-const rssDriftPct = drift(at5?.rssMb, rssLast);
-const flat = cpuDriftPct !== null && rssDriftPct !== null && Math.abs(cpuDriftPct) <= 10 && Math.abs(rssDriftPct) <= 10;
-// The run in five-minute stretches (1-5, 6-10, ...): a trend shows across them, where single minutes move by
-// ±15% with the demo traders' random load and ClickHouse's merges, minute 5 among them.
-const fiveMinuteMeans: { from: number; to: number; cpuPct: number; rssMb: number }[] = [];
-for (let from = 0; from < perMinute.length; from += 5) {
-  const stretch = perMinute.slice(from, from + 5);
-  fiveMinuteMeans.push({ from: from + 1, to: from + stretch.length, cpuPct: Math.round(mean(stretch.map((m) => m.cpuPct)) * 10) / 10, rssMb: Math.round(mean(stretch.map((m) => m.rssMb))) });
-}
-console.log(`five-minute means: ${fiveMinuteMeans.map((f) => `${f.from}-${f.to} ${f.cpuPct}% ${f.rssMb} MB`).join(', ')}`);
-console.log(`minute 5: CPU ${at5?.cpuPct ?? '-'}%, RSS ${at5?.rssMb ?? '-'} MB; last five minutes: CPU ${cpuLast}%, RSS ${rssLast} MB; drift CPU ${cpuDriftPct ?? '-'}%, RSS ${rssDriftPct ?? '-'}% (flat within 10%: ${flat})`);
-// What grows, if anything, among ClickHouse's threads other than its merges: each name's mean share of a core over
-// minutes 6-10 (past start-up) against the last five minutes.
-const early = perMinute.slice(5, 10);
-const meanOf = (rows: readonly Minute[], name: string): number => Math.round(mean(rows.map((m) => m.chOtherByName[name] ?? 0)) * 100) / 100;
-const chNames = [...new Set(perMinute.flatMap((m) => Object.keys(m.chOtherByName)))].sort((a, b) => meanOf(tail, b) - meanOf(tail, a));
-console.log(`ClickHouse's other threads by name, % of a core, minutes 6-10 / the last five: ${chNames.map((n) => `${n} ${meanOf(early, n)} / ${meanOf(tail, n)}`).join(', ')}`);
-console.log(JSON.stringify({ bench: 'soak', minutes: perMinute.length, perMinute, fiveMinuteMeans, cpuAt5: at5?.cpuPct ?? null, cpuLast, rssAt5: at5?.rssMb ?? null, rssLast, cpuDriftPct, rssDriftPct, flat, machine: `${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}` }));
+const summary = summarize(perMinute);
+for (const line of summary.lines) console.log(line);
+const { lines: _lines, ...figures } = summary;
+console.log(JSON.stringify({ bench: 'soak', minutes: perMinute.length, perMinute, ...figures, machine: `${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}` }));
