@@ -8,8 +8,10 @@
 //
 // At ~6% of a core a single minute moves by ±15% with the demo traders' random load, ClickHouse's merges and the
 // main thread's full collections; and the VM's own speed drifts by 10-40% within an hour. Each minute's CPU times
-// the speed probe's minute-5 CPU over that minute's (bench/speedProbe.ts) takes the drift out: what still moves
-// at minute 5's speed is the service's own work.
+// the speed probe's minute-5 CPU over that minute's (bench/speedProbe.ts) is a reading at minute 5's speed. The
+// probe follows the machine's drift in direction (minute by minute it correlates with the service's CPU), but
+// not in size: on the Intel Xeon it moved by more than the service did, so the adjusted figures tell a slower
+// machine from a growing service, not by how much each moved.
 
 /** The fields of a soak minute that the summary reads. */
 export interface SoakMinute {

@@ -2,7 +2,9 @@
 // JSON round trip of 2,000 small objects, JavaScript; ~5-10 ms on the benches' machines) timed by the CPU it
 // takes, every few seconds, in the bench's own process. On a VM whose speed drifts by 10-40% within an hour, a
 // service's CPU per minute moves with that drift as much as with anything it does; this probe's CPU moves with
-// the drift alone, so a figure divided by it (relative to one reference minute) separates the two.
+// the machine and not with the service's work, so a figure beside it (relative to one reference minute) shows
+// which of the two moved. Its size is its own: a few milliseconds of hashing and JSON slow by more than the
+// service's mix when the machine slows (bench/soakSummary.ts).
 //
 // The probe's CPU is read with process.cpuUsage() (getrusage: the same accounting as /proc/<pid>/stat, which the
 // benches read for the service), over the whole bench process; the bench's own threads are idle while it runs.
