@@ -138,14 +138,10 @@ console.log(`soak: the service as npm start runs it (demo traders on), ${MINUTES
 console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | worker threads' JS heaps committed MB | ClickHouse tracked / resident MB | open orders | ClickHouse parts | speed probe ms |`);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 
+/** A minute's figures: those the summary reads (SoakMinute: minute, cpuPct, rssMb, probeMs, chOtherByName) and these. */
 interface Minute extends SoakMinute {
-  readonly minute: number;
-  readonly cpuPct: number;
   /** CPU % of one core by thread group (GROUPS). */
   readonly cpuByGroup: Record<string, number>;
-  /** CPU % of one core of each ClickHouse thread name of the group 'CH other' (its pools rename their threads by job). */
-  readonly chOtherByName: Record<string, number>;
-  readonly rssMb: number;
   readonly anonMb: number;
   readonly fileMb: number;
   readonly records: number;
@@ -159,8 +155,6 @@ interface Minute extends SoakMinute {
   readonly workerHeapsTotalMb: number;
   readonly openOrders: number;
   readonly parts: number;
-  /** The median CPU (ms) of the machine's speed probe over the minute (bench/speedProbe.ts): higher is slower. */
-  readonly probeMs: number;
 }
 const perMinute: Minute[] = [];
 const speed = startSpeedProbe(2_500);

@@ -57,7 +57,6 @@ export interface SoakSummary {
 
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const round1 = (x: number): number => Math.round(x * 10) / 10;
-const finiteOrNull = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 /** (b - a) / a in %, one decimal; null without a base. */
 function drift(a: number | null | undefined, b: number | null): number | null {
@@ -137,8 +136,8 @@ export function summarize(perMinute: readonly SoakMinute[]): SoakSummary {
     flat,
     cpuRangePct,
     rssRangePct,
-    cpuFrom5: finiteOrNull(cpuFrom5 ?? Number.NaN),
-    rssFrom5: finiteOrNull(rssFrom5 ?? Number.NaN),
+    cpuFrom5,
+    rssFrom5,
     cpuDriftFrom5Pct,
     rssDriftFrom5Pct,
     cpuAdjLast,

@@ -10,6 +10,7 @@
 // benches read for the service), over the whole bench process; the bench's own threads are idle while it runs.
 
 import { createHash } from 'node:crypto';
+import { median } from './engineBenchShared.js';
 
 const BYTES = Buffer.alloc(1 << 20, 0x5a);
 const ROWS = Array.from({ length: 2000 }, (_, i) => ({ id: `order-${i}`, price: 0.01 * (i % 99), size: i * 1_000_000, side: i % 2 === 0 ? 'BUY' : 'SELL', open: i % 3 !== 0 }));
@@ -36,11 +37,9 @@ export function startSpeedProbe(everyMs = 5_000): { take(): number; stop(): void
   timer.unref();
   return {
     take(): number {
-      const sorted = samples.sort((a, b) => a - b);
+      const stretch = samples;
       samples = [];
-      if (sorted.length === 0) return Number.NaN;
-      const mid = sorted.length >> 1;
-      return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+      return stretch.length === 0 ? Number.NaN : median(stretch);
     },
     stop(): void {
       clearInterval(timer);
