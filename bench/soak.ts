@@ -5,7 +5,7 @@
 // durable that minute (engine_log_position on /metrics: the load is constant when these are), the JS heap
 // used and committed (nodejs_heap_size_used_bytes, nodejs_heap_size_total_bytes: the main thread's heap), the
 // committed heaps of the worker threads (nodejs_thread_heap_total_bytes: the projector's, the snapshot copies',
-// the edge's), the memory ClickHouse tracks (clickhouse_memory_tracked_bytes: its MemoryTracking) and what its
+// the edge's, the demo traders'), the memory ClickHouse tracks (clickhouse_memory_tracked_bytes: its MemoryTracking) and what its
 // allocator holds resident (clickhouse_allocator_resident_bytes), the orders open in the engine (engine_open_orders)
 // and the ClickHouse parts the projection tables hold (system.parts, through the service's ClickHouse endpoint),
 // so that whatever grows shows which part grows. Each thread's CPU counts under its name at the minute's end

@@ -57,6 +57,7 @@ export const SETTINGS = {
     'all',
     'What this process runs. all: the whole service in one process (the default). engine: the single writer of the Kafka log, taking commands from API nodes on the engine port. api: HTTP and WebSocket, following the log with a replica of the engine and sending commands to the engine. projector: the log into ClickHouse. Every role but all needs --log-backend kafka and --clickhouse-mode server.',
   ),
+  heapTrimSeconds: setting(int(0, 3600), 30, "Seconds between two looks at the JS heaps of the main thread and the demo traders' thread: at light load, a heap grown by a quarter over its low since its last full collection is collected in full, so that resident memory follows live data rather than V8's collection cycle (threads/heapTrim.ts; needs --expose-gc, which scripts/node-flags gives). 0 turns it off."),
   nice: setting(int(0, 19), 0, "CPU priority of this process, as the nice value of all its threads (0: normal; 19: lowest). For batch work sharing a host with the order path, such as a projector beside an engine and API nodes: it then takes the CPU they leave, and catches up when they idle (its lag is on /metrics). Raising it needs no privilege."),
   engineHost: setting(text({ placeholder: '<host>' }), '127.0.0.1', 'Address the engine role listens on for commands from API nodes.'),
   enginePort: setting(int(0, 65535), 7100, 'Port the engine role listens on for commands from API nodes; 0 picks a free port.'),

@@ -22,6 +22,8 @@ export interface DemoThreadData {
   readonly chainId: number;
   readonly seed: Uint8Array;
   readonly cycleMs?: number;
+  /** threads/heapTrim.ts's interval on the traders' thread, in ms (0 or unset: off). */
+  readonly heapTrimMs?: number;
 }
 
 /** What the worker tells this thread, besides the venue requests (demoVenue.ts). */

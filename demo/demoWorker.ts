@@ -4,6 +4,8 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { nameThisThread } from '../threads/threadName.js';
+import { answerHeapQueries } from '../threads/threadHeaps.js';
+import { startHeapTrim } from '../threads/heapTrim.js';
 import { startDemoTraders } from './demoTraders.js';
 import { venueOverPort } from './demoVenue.js';
 import type { DemoThreadData, DemoThreadMessage } from './demoThread.js';
@@ -13,6 +15,9 @@ if (port === null) throw new Error('demoWorker.ts runs as a worker thread');
 nameThisThread('pmx-demo');
 const data = workerData as DemoThreadData;
 const tell = (message: DemoThreadMessage): void => port.postMessage(message);
+answerHeapQueries('pmx-demo');
+// The traders sign every order in JS and promote garbage steadily at any rate they run: no load to wait for.
+if ((data.heapTrimMs ?? 0) > 0) startHeapTrim({ intervalMs: data.heapTrimMs ?? 0, maxGrowthBytes: Infinity });
 
 try {
   const traders = await startDemoTraders({

@@ -11,7 +11,8 @@ npm run --silent build
 # scripts/node-flags: V8 flags the service runs with (a young generation of 16 MiB per semi-space: rare
 # scavenges at a few thousand orders per second, each short; an old generation that may double before each full
 # collection, so that a growing book is not marked at every tenth it grows; half V8's inlining budget, so that
-# each thread's optimising compiles cost less; docs/deployment.md says why).
+# each thread's optimising compiles cost less; gc() exposed for threads/heapTrim.ts, which collects that room's
+# garbage at light load; docs/deployment.md says why).
 # bench:orders and bench:cluster start their servers with the same.
 # shellcheck disable=SC2046
 channels=(--ws-port 8081)

@@ -14,6 +14,7 @@ import { startApiRole } from './roles/apiRole.js';
 import { startProjectorRole } from './roles/projectorRole.js';
 import { StartupAborted } from './roles/startupRetry.js';
 import { setProcessNice } from './processPriority.js';
+import { startHeapTrim } from '../threads/heapTrim.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
@@ -44,6 +45,8 @@ async function start(onFatal: () => void): Promise<{ close(): Promise<void> }> {
 try {
   let onFatal = (): void => {};
   const service = await start(() => onFatal());
+  const heapTrim = config.heapTrimSeconds > 0 ? startHeapTrim({ intervalMs: config.heapTrimSeconds * 1000 }) : undefined;
+  if (config.heapTrimSeconds > 0 && heapTrim === undefined) logger.info('heap trim off: the process runs without --expose-gc');
   process.off('SIGINT', abortStartup);
   process.off('SIGTERM', abortStartup);
   if (config.role !== 'all') logger.info(`role ${config.role} started`);

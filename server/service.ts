@@ -327,7 +327,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   // Demo traders trade the demo catalog through the public port like any client, on a thread of their own;
   // never beside a real catalog.
   const demo = demoTradersWanted(config)
-    ? await startDemoTradersThread({ clobUrl: `http://127.0.0.1:${port}/clob`, chainId: config.chainId, host, seed: front.masterKey, logger, cycleMs: config.demoTraderCycleMs })
+    ? await startDemoTradersThread({ clobUrl: `http://127.0.0.1:${port}/clob`, chainId: config.chainId, host, seed: front.masterKey, logger, cycleMs: config.demoTraderCycleMs, heapTrimMs: config.heapTrimSeconds * 1000 })
     : undefined;
 
   // Every consumer of the durable batches is in place: heartbeat sessions may now expire on the host's timer.
