@@ -8,13 +8,14 @@
 // the edge's, the demo traders'), the memory ClickHouse tracks (clickhouse_memory_tracked_bytes: its MemoryTracking) and what its
 // allocator holds resident (clickhouse_allocator_resident_bytes), the orders open in the engine (engine_open_orders)
 // and the ClickHouse parts the projection tables hold (system.parts, through the service's ClickHouse endpoint),
+// the main thread's light-load full collections so far (nodejs_heap_trim_collections: threads/heapTrim.ts),
 // so that whatever grows shows which part grows. Each thread's CPU counts under its name at the minute's end
 // (bench/processProbe.ts: ClickHouse's pools rename their threads by job), and the run ends with ClickHouse's
 // threads other than its merges by name, minutes 6-10 against the last five.
 //
 // The figure the README holds: CPU and RSS of minutes 5 to BENCH_MINUTES against their minute-5 values (the
 // first minutes are start-up: the catalog listed, the demo books filled, the JIT warming). The last line is
-// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, chOtherByName, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, chResidentMb, workerHeapsMb, workerHeapsTotalMb, openOrders, parts, probeMs}],
+// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, chOtherByName, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, chResidentMb, workerHeapsMb, workerHeapsTotalMb, openOrders, parts, heapTrims, probeMs}],
 // ...the figures of bench/soakSummary.ts (SoakSummary without its lines), machine}: minute 5 against the last five
 // minutes (flat: both within 10%), every single minute after 5 against it, minutes 5-9 against the last five,
 // and the same for CPU at minute 5's machine speed (probeMs: bench/speedProbe.ts).
@@ -135,8 +136,8 @@ for (let i = 0; ; i++) {
 
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
 console.log(`soak: the service as npm start runs it (demo traders on), ${MINUTES} minutes, one line a minute`);
-console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | worker threads' JS heaps committed MB | ClickHouse tracked / resident MB | open orders | ClickHouse parts | speed probe ms |`);
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | worker threads' JS heaps committed MB | ClickHouse tracked / resident MB | open orders | ClickHouse parts | main heap's trims so far | speed probe ms |`);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 
 /** A minute's figures: those the summary reads (SoakMinute: minute, cpuPct, rssMb, probeMs, chOtherByName) and these. */
 interface Minute extends SoakMinute {
@@ -155,6 +156,8 @@ interface Minute extends SoakMinute {
   readonly workerHeapsTotalMb: number;
   readonly openOrders: number;
   readonly parts: number;
+  /** Full collections threads/heapTrim.ts started on the main thread so far (nodejs_heap_trim_collections). */
+  readonly heapTrims: number;
 }
 const perMinute: Minute[] = [];
 const speed = startSpeedProbe(2_500);
@@ -194,10 +197,11 @@ for (let minute = 1; minute <= MINUTES && !exited; minute++) {
     workerHeapsTotalMb: Object.values(workerHeapsMb).reduce((a, b) => a + b, 0),
     openOrders: valueOf(text, 'engine_open_orders'),
     parts: await chNumber(chPort, PARTS),
+    heapTrims: valueOf(text, 'nodejs_heap_trim_collections'),
     probeMs: Math.round(speed.take() * 100) / 100,
   };
   perMinute.push(row);
-  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} / ${row.heapTotalMb} | ${row.workerHeapsTotalMb} | ${row.chMemoryMb} / ${row.chResidentMb} | ${row.openOrders} | ${row.parts} | ${row.probeMs} |`);
+  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} / ${row.heapTotalMb} | ${row.workerHeapsTotalMb} | ${row.chMemoryMb} / ${row.chResidentMb} | ${row.openOrders} | ${row.parts} | ${row.heapTrims} | ${row.probeMs} |`);
   last = now;
   lastAt = at;
   lastPos = pos;

@@ -53,6 +53,13 @@ export function oldGenerationUsedBytes(): number {
   return used;
 }
 
+let collectedOnThisThread = 0;
+
+/** Full collections every trim started on this thread has seen finish (for /metrics). */
+export function heapTrimCollections(): number {
+  return collectedOnThisThread;
+}
+
 /** Node's gc() as a FullCollection when the process runs with --expose-gc; undefined otherwise. */
 export function exposedFullCollection(): FullCollection | undefined {
   const gc = (globalThis as { gc?: (options: { type: 'major'; execution: 'async' }) => Promise<void> }).gc;
@@ -85,6 +92,7 @@ export function startHeapTrim(options: HeapTrimOptions): HeapTrim | undefined {
     try {
       await collect();
       collections++;
+      collectedOnThisThread++;
     } finally {
       collecting = false;
       low = usedBytes();

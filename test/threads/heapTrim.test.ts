@@ -8,7 +8,7 @@ import { setFlagsFromString, getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { LIGHT_LOAD_GROWTH_BYTES, TRIM_GROWTH, startHeapTrim, type FullCollection } from '../../threads/heapTrim.js';
+import { LIGHT_LOAD_GROWTH_BYTES, TRIM_GROWTH, heapTrimCollections, startHeapTrim, type FullCollection } from '../../threads/heapTrim.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (options: { type: 'major'; execution: 'async' }) => Promise<void>;
@@ -26,6 +26,7 @@ t.test('a heap holding dropped garbage is collected: its use falls', async (t) =
   garbage = undefined;
   t.equal(await trim.check(), true, 'grown by more than a quarter: collected');
   t.equal(trim.collections, 1);
+  t.equal(heapTrimCollections(), 1, "counted for this thread's /metrics");
   const after = getHeapStatistics().used_heap_size;
   t.ok(before - after > 20e6, `the heap in use fell by ${((before - after) / 1e6).toFixed(1)} MB (> 20 MB)`);
   t.equal(await trim.check(), false, 'right after a collection: nothing to collect');
