@@ -45,8 +45,10 @@ async function start(onFatal: () => void): Promise<{ close(): Promise<void> }> {
 try {
   let onFatal = (): void => {};
   const service = await start(() => onFatal());
-  const heapTrim = config.heapTrimSeconds > 0 ? startHeapTrim({ intervalMs: config.heapTrimSeconds * 1000 }) : undefined;
-  if (config.heapTrimSeconds > 0 && heapTrim === undefined) logger.info('heap trim off: the process runs without --expose-gc');
+  // The whole service starts its own (service.ts); a role's process, here.
+  if (config.role !== 'all' && config.heapTrimSeconds > 0 && startHeapTrim({ intervalMs: config.heapTrimSeconds * 1000 }) === undefined) {
+    logger.info('heap trim off: the process runs without --expose-gc');
+  }
   process.off('SIGINT', abortStartup);
   process.off('SIGTERM', abortStartup);
   if (config.role !== 'all') logger.info(`role ${config.role} started`);

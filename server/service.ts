@@ -35,7 +35,7 @@ import type { DemoTraders } from '../demo/demoTraders.js';
 import { startDemoTradersThread } from '../demo/demoThread.js';
 import { LateFanout, startFront } from './front.js';
 import { StreamPublisher } from '../api/ws/streamPublisher.js';
-import { heapTrimCollections } from '../threads/heapTrim.js';
+import { heapTrimCollections, startHeapTrim } from '../threads/heapTrim.js';
 import { threadHeaps, type ThreadHeap } from '../threads/threadHeaps.js';
 import type { WsServer } from '../api/ws/wsServer.js';
 
@@ -283,6 +283,9 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     if (!/^\d+$/.test(resident)) throw new Error('no resident figure in system.jemalloc_stats');
     return Number(resident);
   });
+  // The main thread's light-load collections (threads/heapTrim.ts); none where gc is not exposed (in-process tests).
+  const heapTrim = config.heapTrimSeconds > 0 ? startHeapTrim({ intervalMs: config.heapTrimSeconds * 1000 }) : undefined;
+  if (config.heapTrimSeconds > 0 && heapTrim === undefined) logger.info('heap trim off: the process runs without --expose-gc');
   metrics.gauge('nodejs_heap_trim_collections', "Full collections of the main thread's heap started at light load (threads/heapTrim.ts, --heap-trim-seconds) since the process started.", heapTrimCollections);
   // One question to the threads serves both gauges of a scrape.
   let asked: { at: number; heaps: Promise<ThreadHeap[]> } | undefined;
@@ -338,6 +341,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      heapTrim?.stop();
       await chain?.stop();
       await demo?.stop();
       await clickhouseHttp?.close();

@@ -2,7 +2,7 @@
 // data there and not the phase of V8's collection cycle. The service runs with an old generation that may
 // double before V8 collects it in full (scripts/node-flags, --heap-growing-percent=100: a growing book is not
 // marked at every tenth it grows). At light load that room is only garbage waiting: a heap of 36 MB live
-// cycles up to ~72 MB committed and back, and the demo traders' thread, which promotes ~15 MB of garbage a
+// cycles up to ~72 MB committed and back, and the demo traders' thread, which promotes ~8 MB of garbage a
 // minute, cycles the same way. Every `intervalMs` this looks at the old generation in use, and when it has grown
 // by a quarter over its size after the last full collection (TRIM_GROWTH) while it grew by less than
 // `maxGrowthBytes` since the previous look (light load), starts a full collection; V8 runs its marking

@@ -31,6 +31,7 @@ t.test('one port serves every surface, the OpenAPI document and metrics', async 
   t.equal(gauge('engine_open_orders'), service.engine.engine.openOrderCount, "the engine's open orders");
   t.ok(gauge('clickhouse_memory_tracked_bytes') > 0, "ClickHouse's tracked memory, read from system.metrics when scraped");
   t.ok(gauge('clickhouse_allocator_resident_bytes') >= gauge('clickhouse_memory_tracked_bytes') / 2, "ClickHouse's allocator's resident memory, from system.jemalloc_stats");
+  t.equal(gauge('nodejs_heap_trim_collections'), 0, 'no light-load collections: this process runs without --expose-gc (threads/heapTrim.ts)');
   const threadHeaps = Object.fromEntries([...metrics.matchAll(/^nodejs_thread_heap_total_bytes\{thread="([^"]+)"\} (\S+)$/gm)].map((m) => [m[1], Number(m[2])]));
   for (const thread of ['pmx-projector', 'pmx-snapshots', 'pmx-edge']) t.ok((threadHeaps[thread] ?? 0) > 1_000_000, `the ${thread} thread's committed JS heap`);
   // The demo catalog's markets were listed through the engine: durable batches, offered to each consumer once.
