@@ -17,7 +17,7 @@ const data = workerData as DemoThreadData;
 const tell = (message: DemoThreadMessage): void => port.postMessage(message);
 answerHeapQueries('pmx-demo');
 // The traders sign every order in JS and promote garbage steadily at any rate they run: no load to wait for.
-if ((data.heapTrimMs ?? 0) > 0) startHeapTrim({ intervalMs: data.heapTrimMs ?? 0, maxGrowthBytes: Infinity });
+startHeapTrim({ intervalMs: data.heapTrimMs ?? 0, maxGrowthBytes: Infinity });
 
 try {
   const traders = await startDemoTraders({

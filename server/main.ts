@@ -6,7 +6,7 @@
 
 import { loadConfigOrExit } from '../config/index.js';
 import { SlowUwsError } from '../api/http/uwsLoader.js';
-import { startService } from './service.js';
+import { startMainThreadHeapTrim, startService } from './service.js';
 import { createLogger } from './logger.js';
 import { startupLines } from './startupLines.js';
 import { startEngineRole } from './roles/engineRole.js';
@@ -14,7 +14,6 @@ import { startApiRole } from './roles/apiRole.js';
 import { startProjectorRole } from './roles/projectorRole.js';
 import { StartupAborted } from './roles/startupRetry.js';
 import { setProcessNice } from './processPriority.js';
-import { startHeapTrim } from '../threads/heapTrim.js';
 
 const config = loadConfigOrExit();
 const logger = createLogger(config);
@@ -46,9 +45,7 @@ try {
   let onFatal = (): void => {};
   const service = await start(() => onFatal());
   // The whole service starts its own (service.ts); a role's process, here.
-  if (config.role !== 'all' && config.heapTrimSeconds > 0 && startHeapTrim({ intervalMs: config.heapTrimSeconds * 1000 }) === undefined) {
-    logger.info('heap trim off: the process runs without --expose-gc');
-  }
+  if (config.role !== 'all') startMainThreadHeapTrim(config, logger);
   process.off('SIGINT', abortStartup);
   process.off('SIGTERM', abortStartup);
   if (config.role !== 'all') logger.info(`role ${config.role} started`);

@@ -35,7 +35,7 @@ import type { DemoTraders } from '../demo/demoTraders.js';
 import { startDemoTradersThread } from '../demo/demoThread.js';
 import { LateFanout, startFront } from './front.js';
 import { StreamPublisher } from '../api/ws/streamPublisher.js';
-import { heapTrimCollections, startHeapTrim } from '../threads/heapTrim.js';
+import { heapTrimCollections, startHeapTrim, type HeapTrim } from '../threads/heapTrim.js';
 import { threadHeaps, type ThreadHeap } from '../threads/threadHeaps.js';
 import type { WsServer } from '../api/ws/wsServer.js';
 
@@ -99,6 +99,16 @@ export interface ServiceProjector extends ProjectionProgress {
   run(): void;
   /** Projects up to `to`, records the progress and stops. */
   stop(to: number): Promise<void>;
+}
+
+/**
+ * The main thread's light-load collections (threads/heapTrim.ts) at --heap-trim-seconds, for the whole service
+ * and for each role's process (main.ts); none where gc is not exposed (in-process tests), which is logged.
+ */
+export function startMainThreadHeapTrim(config: Config, logger: Logger): HeapTrim | undefined {
+  const heapTrim = startHeapTrim({ intervalMs: config.heapTrimSeconds * 1000 });
+  if (config.heapTrimSeconds > 0 && heapTrim === undefined) logger.info('heap trim off: the process runs without --expose-gc');
+  return heapTrim;
 }
 
 export async function startService(config: Config, logger: Logger, hooks: ServiceHooks = {}): Promise<RunningService> {
@@ -283,9 +293,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     if (!/^\d+$/.test(resident)) throw new Error('no resident figure in system.jemalloc_stats');
     return Number(resident);
   });
-  // The main thread's light-load collections (threads/heapTrim.ts); none where gc is not exposed (in-process tests).
-  const heapTrim = config.heapTrimSeconds > 0 ? startHeapTrim({ intervalMs: config.heapTrimSeconds * 1000 }) : undefined;
-  if (config.heapTrimSeconds > 0 && heapTrim === undefined) logger.info('heap trim off: the process runs without --expose-gc');
+  const heapTrim = startMainThreadHeapTrim(config, logger);
   metrics.gauge('nodejs_heap_trim_collections', "Full collections of the main thread's heap started at light load (threads/heapTrim.ts, --heap-trim-seconds) since the process started.", heapTrimCollections);
   // One question to the threads serves both gauges of a scrape.
   let asked: { at: number; heaps: Promise<ThreadHeap[]> } | undefined;
