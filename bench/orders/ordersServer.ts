@@ -37,6 +37,7 @@ import { pino } from 'pino';
 import { parseConfig } from '../../config/index.js';
 import { startService } from '../../server/service.js';
 import { watchTallies } from '../../threads/answerWatch.js';
+import { heapTrimCollections } from '../../threads/heapTrim.js';
 import { summarise } from '../latency.js';
 import { nameThreadPool, startAllocationProfile, startCpuProfile, stopAllocationProfile, stopCpuProfile, threadCpuMs, threadSwitches } from '../processProbe.js';
 
@@ -193,7 +194,7 @@ async function handle(m: Message): Promise<object> {
       const edgeStats = running.edge?.stats;
       const edge = edgeStats === undefined ? undefined : { requests: edgeStats.requests, upstreamReads: edgeStats.upstreamReads, holds: edgeStats.holds, heldRequests: edgeStats.heldRequests };
       const chain = running.chainAffinity === undefined ? undefined : { placement: running.chainAffinity.placement, moves: running.chainAffinity.moves };
-      return { threads: threadCpuMs(), switches: threadSwitches(), consumers: await consumerMs(), appends, wakes, edge, chain, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
+      return { threads: threadCpuMs(), switches: threadSwitches(), consumers: await consumerMs(), appends, wakes, edge, chain, cpu: process.cpuUsage(), logPos: host.position, projectorPos: running.projector.position, engineSeq: host.engine.seq, loopDelay: delay, gc: gcSummary(), heapTrims: heapTrimCollections(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) };
     }
     case 'minute': {
       const answer = { ...minute, stallMaxMs: Math.max(0, minuteDelay.max / 1e6 - LOOP_RESOLUTION_MS), ...(await requestTimes()) };
