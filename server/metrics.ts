@@ -10,6 +10,7 @@ import type { WsCounters } from '../api/ws/wsCounters.js';
 import type { ChainAffinity } from './chainAffinity.js';
 import type { DurableFollower } from '../log/durableFollower.js';
 import { watchTallies, type WatchTally } from '../threads/answerWatch.js';
+import { heapTrimCollections } from '../threads/heapTrim.js';
 import { RouteMetrics } from './routeMetrics.js';
 
 /** What a role runs of the projector and the engine (an API node runs neither: it reports its own gauges). */
@@ -62,6 +63,8 @@ export class ServiceMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    // The process's own, beside Node's: the whole service and each role's process run the trim (service.ts, main.ts).
+    this.gauge('nodejs_heap_trim_collections', "Full collections of the main thread's heap started at light load (threads/heapTrim.ts, --heap-trim-seconds) since the process started.", heapTrimCollections);
     // Read from what watch() was given when scraped; absent until then, or where that process has no such part.
     const fromWatched = (name: string, help: string, read: (w: Watched) => number | undefined): void => {
       const watched = (): Watched | undefined => this.watched;

@@ -35,7 +35,7 @@ import type { DemoTraders } from '../demo/demoTraders.js';
 import { startDemoTradersThread } from '../demo/demoThread.js';
 import { LateFanout, startFront } from './front.js';
 import { StreamPublisher } from '../api/ws/streamPublisher.js';
-import { heapTrimCollections, startHeapTrim, type HeapTrim } from '../threads/heapTrim.js';
+import { startHeapTrim, type HeapTrim } from '../threads/heapTrim.js';
 import { threadHeaps, type ThreadHeap } from '../threads/threadHeaps.js';
 import type { WsServer } from '../api/ws/wsServer.js';
 
@@ -294,7 +294,6 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
     return Number(resident);
   });
   const heapTrim = startMainThreadHeapTrim(config, logger);
-  metrics.gauge('nodejs_heap_trim_collections', "Full collections of the main thread's heap started at light load (threads/heapTrim.ts, --heap-trim-seconds) since the process started.", heapTrimCollections);
   // One question to the threads serves both gauges of a scrape.
   let asked: { at: number; heaps: Promise<ThreadHeap[]> } | undefined;
   const heapsOf = async (field: 'usedBytes' | 'totalBytes'): Promise<[string, number][]> => {
