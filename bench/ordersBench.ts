@@ -40,7 +40,8 @@
 // concurrency, recoverPerSec, verifyPerSec, ethersVerifyPerSec, recoverSpeedup, verifySpeedup,
 // serverCpuUsPerOrder, serverMainThreadCpuUsPerOrder, clickhouseCpuUsPerOrder (chDB's threads and libuv's pool;
 // null for the cluster), followerUsPerOrder (the consumers of the durable records on the request thread; null for
-// the cluster), edge, machine, targetsMet, ...}.
+// the cluster), edge, machine, stealPct (the hypervisor's steal over the window, bench/machineSteal.ts; null off
+// Linux), targetsMet, ...}.
 //
 // BENCH_RATE=N posts the window's requests on a schedule, N per second (open loop, latency from each request's
 // scheduled time), to measure latency at a given load rather than at saturation.
@@ -73,6 +74,7 @@ import { Wallet, getBytes, verifyTypedData } from 'ethers';
 import secp256k1 from 'secp256k1';
 import { parseConfig } from '../config/index.js';
 import { startAnalystLoad } from './orders/analystLoad.js';
+import { cpuTimes, stealPercent } from './machineSteal.js';
 import { ORDER_TYPES, OrderHasher, orderDomain, orderMessage, parseOrderPayload, recoverSigner, verifyOrderSignature, type SignedOrder } from '../auth/index.js';
 import { Trader, ZERO_BYTES32, type WireOrder } from '../test/support/tradingClient.js';
 import { Rng } from './prng.js';
@@ -596,6 +598,7 @@ async function main(): Promise<void> {
     const rewardsBefore = CLUSTER ? undefined : await server.ask<{ rewarded: boolean; programs: number; samples: number; samplerMs: number }>({ op: 'rewards' });
     const before = await server.ask<CpuAnswer>({ op: 'cpu' });
     const load = loadavg().map((x) => Number(x.toFixed(2)));
+    const machineBefore = cpuTimes();
     console.log(`timed window: ${orders.length} orders in ${requests.length} requests over ${CONCURRENCY} connections${RATE > 0 ? `, ${RATE} requests/s on a schedule (open loop)` : ''}...`);
     const analystInfo = server.info.analyst;
     const analystLoad = ANALYST_LOOPS > 0 && analystInfo !== undefined ? startAnalystLoad(analystInfo.port, analystInfo.password, ANALYST_LOOPS) : undefined;
@@ -619,6 +622,7 @@ async function main(): Promise<void> {
         .catch(() => undefined);
     const minutes = RATE > 0 && !CLUSTER && requests.length / RATE >= 120 && server.child.pid !== undefined ? startMinuteSampler(server.child.pid, minuteProbe) : undefined;
     const result = await post(connections, requests);
+    const steal = stealPercent(machineBefore, cpuTimes());
     const firstOrderOfRequest: number[] = [];
     for (let i = 0, n = 0; i < requests.length; n += (requests[i] as PreparedRequest).count, i++) firstOrderOfRequest.push(n);
     const minuteRows = minutes?.stop(result.latencies, firstOrderOfRequest, RATE);
@@ -679,7 +683,7 @@ async function main(): Promise<void> {
     const kinds = { rest: 0, 'cross-gtc': 0, 'cross-fak': 0 };
     for (const o of orders) kinds[o.kind] += 1;
 
-    console.log(`machine: ${machine}; load average at start ${loadAtStart.join(' / ')}, at the window ${load.join(' / ')}`);
+    console.log(`machine: ${machine}; load average at start ${loadAtStart.join(' / ')}, at the window ${load.join(' / ')}${steal === undefined ? '' : `; steal over the window ${steal}% (of the time the VM's CPUs wanted, the host ran other guests: bench/machineSteal.ts)`}`);
     console.log(
       CLUSTER
         ? `service: the scale-out roles as processes (engine on Kafka, one API node with edge ${edge ? 'on' : 'off'}, one projector, chDB over ClickHouse's HTTP interface as the ClickHouse server; projector and ClickHouse at nice ${server.info.batchNice ?? 0}); load generator in this process (same 2 cores)`
@@ -793,6 +797,7 @@ async function main(): Promise<void> {
       analyst: analyst ?? null,
       profiled: profileFile !== undefined,
       loadAvg: load,
+      stealPct: steal ?? null,
       minutes: minuteRows ?? null,
       resting: restingAfter === undefined ? null : { before: restingBefore?.resting ?? null, after: restingAfter.resting, rssMbBefore: restingBefore?.rssMb ?? null, rssMbAfter: restingAfter.rssMb },
       machine,

@@ -7,7 +7,8 @@
 // Every BENCH_* setting of bench:orders applies to both (BENCH_RATE=400 BENCH_ORDERS=24000 compares them at a
 // steady rate). Prints each run's figures, then the medians side by side and their ratio; the last line is one
 // JSON object: {bench: 'orders-compare', baseline, rounds, current: {...medians}, baselineFigures: {...medians},
-// ratio: {ordersPerSec, serverCpuUsPerOrder, serverMainThreadCpuUsPerOrder, p99Ms}, runs: [...]}.
+// ratio: {ordersPerSec, serverCpuUsPerOrder, serverMainThreadCpuUsPerOrder, p99Ms}, runs: [...]}. Each run's
+// hypervisor steal (bench/machineSteal.ts) is printed after the medians.
 //
 // Env: BENCH_BASELINE (1dad35b), BENCH_ROUNDS (2).
 
@@ -30,6 +31,8 @@ interface Figures {
   readonly serverCpuUsPerOrder: number;
   readonly serverMainThreadCpuUsPerOrder: number;
   readonly rejected: number;
+  /** The hypervisor's steal over the window (bench/machineSteal.ts); null off Linux. */
+  readonly stealPct?: number | null;
 }
 
 function sh(command: string, args: readonly string[], cwd: string): string {
@@ -102,4 +105,7 @@ console.log(`\nmedians of ${ROUNDS} run(s) each, alternating (this build / basel
 console.log('| figure | this build | baseline | ratio |');
 console.log('|---|---|---|---|');
 for (const k of KEYS) console.log(`| ${k} | ${current[k]} | ${base[k]} | ${ratio[k]} |`);
+// The machine's state beside them: on a VM the same work costs more while the host is busy (machineSteal.ts).
+const steals = runs.map((r) => `${r.build === 'current' ? 'this build' : 'baseline'} ${r.figures.stealPct ?? '?'}%`);
+console.log(`steal over each window, in run order: ${steals.join(', ')}`);
 console.log(JSON.stringify({ bench: 'orders-compare', baseline: baseline.commit, rounds: ROUNDS, current, baselineFigures: base, ratio, runs }));

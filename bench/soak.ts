@@ -15,7 +15,7 @@
 //
 // The figure the README holds: CPU and RSS of minutes 5 to BENCH_MINUTES against their minute-5 values (the
 // first minutes are start-up: the catalog listed, the demo books filled, the JIT warming). The last line is
-// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, chOtherByName, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, chResidentMb, workerHeapsMb, workerHeapsTotalMb, openOrders, parts, heapTrims, probeMs}],
+// one JSON object: {bench: 'soak', minutes, perMinute: [{minute, cpuPct, cpuByGroup, chOtherByName, rssMb, anonMb, fileMb, records, heapMb, heapTotalMb, chMemoryMb, chResidentMb, workerHeapsMb, workerHeapsTotalMb, openOrders, parts, heapTrims, probeMs, stealPct}],
 // ...the figures of bench/soakSummary.ts (SoakSummary without its lines), machine}: minute 5 against the last five
 // minutes (flat: both within 10%), every single minute after 5 against it, minutes 5-9 against the last five,
 // and the same for CPU at minute 5's machine speed (probeMs: bench/speedProbe.ts).
@@ -33,6 +33,7 @@ import { createServer } from 'node:net';
 import { benchDataRoot } from './dataRoot.js';
 import { threadCpuByTid, threadCpuMsBetween, ticksOf, type ThreadCpu } from './processProbe.js';
 import { startSpeedProbe } from './speedProbe.js';
+import { cpuTimes, stealPercent } from './machineSteal.js';
 import { summarize, type SoakMinute } from './soakSummary.js';
 
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 60);
@@ -136,8 +137,8 @@ for (let i = 0; ; i++) {
 
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown'}, ${cpus().length} cores, Node ${process.version}; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
 console.log(`soak: the service as npm start runs it (demo traders on), ${MINUTES} minutes, one line a minute`);
-console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | worker threads' JS heaps committed MB | ClickHouse tracked / resident MB | open orders | ClickHouse parts | main heap's trims so far | speed probe ms |`);
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | worker threads' JS heaps committed MB | ClickHouse tracked / resident MB | open orders | ClickHouse parts | main heap's trims so far | speed probe ms | steal % |`);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 
 /** A minute's figures: those the summary reads (SoakMinute: minute, cpuPct, rssMb, probeMs, chOtherByName) and these. */
 interface Minute extends SoakMinute {
@@ -158,15 +159,19 @@ interface Minute extends SoakMinute {
   readonly parts: number;
   /** Full collections threads/heapTrim.ts started on the main thread so far (nodejs_heap_trim_collections). */
   readonly heapTrims: number;
+  /** The hypervisor's steal over the minute (bench/machineSteal.ts); null off Linux. */
+  readonly stealPct: number | null;
 }
 const perMinute: Minute[] = [];
 const speed = startSpeedProbe(2_500);
 let last = sample(pid);
+let lastMachine = cpuTimes();
 let lastAt = performance.now();
 let lastPos = await metric(httpPort, 'engine_log_position');
 for (let minute = 1; minute <= MINUTES && !exited; minute++) {
   await new Promise((r) => setTimeout(r, 60_000 - (performance.now() - lastAt)));
   const now = sample(pid);
+  const machine = cpuTimes();
   const at = performance.now();
   const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
   const pos = valueOf(text, 'engine_log_position');
@@ -199,10 +204,12 @@ for (let minute = 1; minute <= MINUTES && !exited; minute++) {
     parts: await chNumber(chPort, PARTS),
     heapTrims: valueOf(text, 'nodejs_heap_trim_collections'),
     probeMs: Math.round(speed.take() * 100) / 100,
+    stealPct: stealPercent(lastMachine, machine) ?? null,
   };
   perMinute.push(row);
-  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} / ${row.heapTotalMb} | ${row.workerHeapsTotalMb} | ${row.chMemoryMb} / ${row.chResidentMb} | ${row.openOrders} | ${row.parts} | ${row.heapTrims} | ${row.probeMs} |`);
+  console.log(`| ${row.minute} | ${row.cpuPct} | ${GROUPS.map((g) => row.cpuByGroup[g]).join(' / ')} | ${row.rssMb} | ${row.anonMb} / ${row.fileMb} | ${row.records} | ${row.heapMb} / ${row.heapTotalMb} | ${row.workerHeapsTotalMb} | ${row.chMemoryMb} / ${row.chResidentMb} | ${row.openOrders} | ${row.parts} | ${row.heapTrims} | ${row.probeMs} | ${row.stealPct ?? ''} |`);
   last = now;
+  lastMachine = machine;
   lastAt = at;
   lastPos = pos;
 }

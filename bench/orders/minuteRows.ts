@@ -1,7 +1,7 @@
 // The minutes of a long open-loop window (`BENCH_RATE=400 BENCH_ORDERS=240000 npm run bench:orders`: ten
 // minutes): for each whole minute of the schedule, its orders' latency (p50, p99), the server's CPU per order in
 // all, on its main thread and on each of its busiest threads, and its resident memory at the minute's end and at
-// its peak so far. The CPU and memory are read from /proc/<pid> by this process (the load generator), so any
+// its peak so far, and the hypervisor's steal over the minute (bench/machineSteal.ts). The CPU and memory are read from /proc/<pid> by this process (the load generator), so any
 // build's server is measured the same way (bench:orders:compare runs an older build under this harness). Linux
 // only; elsewhere no rows. A server that reports its own minute (`probe`: the longest GC pause, event-loop stall
 // and journal append, the GC time) adds those; an older build's answers nothing and leaves them out.
@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { rank } from '../latency.js';
 import { threadCpuByTid, threadCpuMsBetween, ticksOf, type ThreadCpu } from '../processProbe.js';
+import { cpuTimes, stealPercent, type CpuTimes } from '../machineSteal.js';
 
 /** What the server measures of its own minute (bench/orders/ordersServer.ts, op 'minute'). */
 export interface ServerMinute {
@@ -38,6 +39,8 @@ interface ProcessSample {
   readonly peakMb: number;
   /** CPU ms so far by thread id, with each thread's name (processProbe.threadCpuByTid). */
   readonly threads: ReadonlyMap<number, ThreadCpu>;
+  /** The machine's CPU times (machineSteal.ts), for the hypervisor's steal over the minute. */
+  readonly machine: CpuTimes | undefined;
   /** The server's own figures for the minute that ended at this sample. */
   server?: ServerMinute;
   client?: ClientMinute;
@@ -54,6 +57,8 @@ export interface MinuteRow {
   readonly peakRssMb: number;
   /** CPU µs per order of the minute by thread name. */
   readonly threadsUsPerOrder: Record<string, number>;
+  /** The hypervisor's steal over the minute, % of the time the VM's CPUs wanted (machineSteal.ts); off Linux, absent. */
+  readonly stealPct?: number;
   readonly server?: ServerMinute;
   readonly client?: ClientMinute;
 }
@@ -70,6 +75,7 @@ function sample(pid: number): ProcessSample | undefined {
       rssMb: mb('VmRSS'),
       peakMb: mb('VmHWM'),
       threads: threadCpuByTid(pid),
+      machine: cpuTimes(),
     };
   } catch {
     return undefined;
@@ -124,6 +130,7 @@ export function startMinuteSampler(pid: number, probe?: () => Promise<ServerMinu
         const a = samples[m] as ProcessSample;
         const b = samples[m + 1] as ProcessSample;
         const orders = to - from;
+        const steal = stealPercent(a.machine, b.machine);
         rows.push({
           minute: m + 1,
           orders,
@@ -134,6 +141,7 @@ export function startMinuteSampler(pid: number, probe?: () => Promise<ServerMinu
           rssMb: b.rssMb,
           peakRssMb: b.peakMb,
           threadsUsPerOrder: Object.fromEntries(Object.entries(threadCpuMsBetween(a.threads, b.threads)).map(([name, ms]) => [name, Math.round((ms * 1000) / orders)])),
+          ...(steal === undefined ? {} : { stealPct: steal }),
           ...(b.server === undefined ? {} : { server: b.server }),
           ...(b.client === undefined ? {} : { client: b.client }),
         });
@@ -152,9 +160,9 @@ export function minuteTable(rows: readonly MinuteRow[]): string[] {
   const ms = (x: number | undefined): string => (x === undefined ? '' : x.toFixed(1));
   const histogram = rows.some((r) => r.server?.serverP99UpToMs !== undefined);
   return [
-    '| minute | orders | p50 ms | p99 ms | server CPU us/order | main thread us/order | RSS MB | peak RSS MB |',
-    '|---|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.minute} | ${r.orders} | ${r.p50Ms} | ${r.p99Ms} | ${r.cpuUsPerOrder} | ${r.mainUsPerOrder} | ${r.rssMb} | ${r.peakRssMb} |`),
+    '| minute | orders | p50 ms | p99 ms | server CPU us/order | main thread us/order | RSS MB | peak RSS MB | steal % |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.minute} | ${r.orders} | ${r.p50Ms} | ${r.p99Ms} | ${r.cpuUsPerOrder} | ${r.mainUsPerOrder} | ${r.rssMb} | ${r.peakRssMb} | ${r.stealPct ?? ''} |`),
     '',
     `| minute | ${busiest.map((name) => `${name} us/order`).join(' | ')}${server ? ' | GC ms (major) | longest GC pause ms | longest loop stall ms | longest append ms' : ''} |`,
     `|---|${busiest.map(() => '---|').join('')}${server ? '---|---|---|---|' : ''}`,
