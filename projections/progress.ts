@@ -2,7 +2,7 @@
 // recorded as projected and the batch pending beyond it, if any. See projector.ts for when each is written.
 
 import type { ClickHouseClient } from '@clickhouse/client';
-import { insertText, insertsTogether, valuesInsert } from '../storage/bulkInsert.js';
+import { insertRows, insertsTogether, valuesInsert } from '../storage/bulkInsert.js';
 import { appliedVersions } from '../storage/migrations.js';
 import { queryRows } from '../storage/clickhouse.js';
 import { text } from './tsv.js';
@@ -44,7 +44,7 @@ function progressToken(name: string, version: number): string {
 /**
  * One progress record as an INSERT ... VALUES statement, values inline: the leading statement of an
  * embedded commit (projector.ts), and the whole of an embedded progress write. Same row, same token as
- * progressLine() through insertText().
+ * progressLine() through insertRows().
  */
 export function progressInsert(db: string, name: string, p: Progress, version: number): string {
   return valuesInsert(`${db}.projection_progress`, PROGRESS_COLUMNS, [name, p.pos, p.pendingFrom, p.pendingTo, version], progressToken(name, version));
@@ -56,7 +56,7 @@ export async function writeProgress(ch: ClickHouseClient, db: string, name: stri
     await ch.command({ query: progressInsert(db, name, p, version) });
     return;
   }
-  await insertText(ch, { table: `${db}.projection_progress`, columns: PROGRESS_COLUMNS, body: [progressLine(name, p, version)], token: progressToken(name, version) });
+  await insertRows(ch, { table: `${db}.projection_progress`, columns: PROGRESS_COLUMNS, body: [progressLine(name, p, version)], token: progressToken(name, version) });
 }
 
 /**

@@ -48,11 +48,11 @@ import { setImmediate } from 'node:timers/promises';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { hasEncodedReads, type EventLog, type EventsRecord, type LogRecord } from '../log/eventLog.js';
 import { decodeEvents } from '../log/recordCodec.js';
-import { insertText, insertTogether, insertsTogether, type TextInsert } from '../storage/bulkInsert.js';
+import { insertRows, insertTogether, insertsTogether, type RowsInsert } from '../storage/bulkInsert.js';
 import { applyMigrations } from '../storage/migrations.js';
 import { PROJECTION_MIGRATIONS, PROJECTED_TABLES, type ProjectedTable } from './schema.js';
 import { COLUMNS } from './columns.js';
-import { RowSink } from './rows.js';
+import { RowSink, type RowFormat } from './rows.js';
 import { hasPending, progressInsert, readProgress, refusePendingFromVersion1, writeProgress } from './progress.js';
 import { OfferedRecords } from './offeredRecords.js';
 import { projectFills } from './builders/fills.js';
@@ -181,6 +181,11 @@ export class Projector {
   private offeredTaken = 0;
   /** Of them, records built as they were offered (tests, metrics). */
   private builtOnOffer = 0;
+  /**
+   * The format the batches' rows are built in: Native where the inserts go through spool files (embedded: the
+   * format ClickHouse reads at the least cost), TabSeparated for a server's (storage/bulkInsert.ts).
+   */
+  private readonly rowFormat: RowFormat;
 
   constructor(
     private readonly ch: ClickHouseClient,
@@ -189,6 +194,7 @@ export class Projector {
     private readonly options: ProjectorOptions,
   ) {
     this.name = options.name ?? 'main';
+    this.rowFormat = insertsTogether(ch) ? 'Native' : 'TabSeparated';
     this.positions = new PositionsBuilder(this.markets, options.feeAccount);
     this.prices = new PriceHistoryBuilder(this.markets, this.orders);
     this.book = new BookHistoryBuilder(this.markets, this.orders, this.prices);
@@ -225,13 +231,13 @@ export class Projector {
   }
 
   /** A batch's insert into each table it has rows for, in PROJECTED_TABLES order, with their tokens. */
-  private tableInserts({ from, to, rows: out, redo }: Batch): { table: ProjectedTable; rows: number; insert: TextInsert }[] {
-    const inserts: { table: ProjectedTable; rows: number; insert: TextInsert }[] = [];
+  private tableInserts({ from, to, rows: out, redo }: Batch): { table: ProjectedTable; rows: number; insert: RowsInsert }[] {
+    const inserts: { table: ProjectedTable; rows: number; insert: RowsInsert }[] = [];
     const suffix = redo === undefined ? '' : `:redo-${redo}`;
     for (const table of PROJECTED_TABLES) {
       const rows = out.rows(table);
       if (rows === 0) continue;
-      inserts.push({ table, rows, insert: { table: `${this.db}.${table}`, columns: COLUMNS[table], body: out.body(table), token: `${this.name}:${table}:${from}-${to}${suffix}` } });
+      inserts.push({ table, rows, insert: { table: `${this.db}.${table}`, columns: COLUMNS[table], body: out.body(table), format: out.format, token: `${this.name}:${table}:${from}-${to}${suffix}` } });
     }
     return inserts;
   }
@@ -334,7 +340,7 @@ export class Projector {
   private async build(source: BatchSource, landed: ReadonlySet<BuilderName> = NONE_LANDED): Promise<Batch> {
     const { from, to, records } = source;
     if (from !== this.builtPos + 1) throw new Error(`projector ${this.name}: batch starts at ${from}, expected ${this.builtPos + 1}`);
-    const out = new RowSink();
+    const out = new RowSink(this.rowFormat);
     let stretch = performance.now();
     let i = 0;
     // Checked without awaiting: an await per record would cost a microtask each, long stretch or not.
@@ -403,7 +409,7 @@ export class Projector {
     let sent = 0;
     for (const { table, rows, insert } of this.tableInserts(batch)) {
       const t0 = performance.now();
-      await insertText(this.ch, insert);
+      await insertRows(this.ch, insert);
       this.options.onInsert?.(table, rows, performance.now() - t0);
       sent += rows;
     }
@@ -516,7 +522,7 @@ export class Projector {
   }
 
   private buildNow(records: readonly LogRecord[]): void {
-    const eager = (this.eager ??= { from: (records[0] as LogRecord).pos, rows: new RowSink() });
+    const eager = (this.eager ??= { from: (records[0] as LogRecord).pos, rows: new RowSink(this.rowFormat) });
     try {
       for (const record of records) this.apply(record, eager.rows, NONE_LANDED);
       this.offeredTaken += records.length;

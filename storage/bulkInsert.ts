@@ -1,11 +1,16 @@
-// Bulk inserts of rows the caller has already written as TabSeparated text, the cheapest way each
-// deployment offers, with an insert_deduplication_token so that repeating an insert lands it once.
+// Bulk inserts of rows the caller has already written (as TabSeparated text, or as a block of ClickHouse's
+// Native format: storage/nativeBlock.ts), the cheapest way each deployment offers, with an
+// insert_deduplication_token so that repeating an insert lands it once.
 //
 // Embedded (chDB): chDB tokenizes the whole text of every query it is given, inline INSERT data included,
 // which costs more than parsing the rows (measured: ~5 ns per byte, content-dependent, before any
 // parsing). So the rows go to a spool file under the data directory and are read with the file() table
-// function, `INSERT INTO t (cols) SELECT * FROM file(path, TabSeparated)`, whose column types come from
-// the insertion table. chDB then only parses the rows (about half the CPU of the inline form here).
+// function, `INSERT INTO t (cols) SELECT * FROM file(path, <format>)`: the file's column types come from the
+// insertion table (TabSeparated) or from the block itself (Native, cast to the table's on insert). chDB then only
+// parses the rows (about half the CPU of the inline form here; a Native block about half that again on its
+// insert threads).
+// A server's inserts take TabSeparated only (client.insert() streams it; the service's ClickHouse HTTP
+// endpoint, which stands in for a server, reads an INSERT's data as text).
 // Server (or a client opened without a spool directory): client.insert() with the rows as a stream, the
 // token as a per-request setting. Not command() with the rows inline: command() trims the query, which
 // would cut the last row's trailing empty field (and a trailing ';').
@@ -24,8 +29,9 @@
 // per HTTP request, so the server path stays one insert per call.
 //
 // Contract: `body` is complete TabSeparated rows (each ending in '\n', fields escaped with ClickHouse's
-// Escaped rules, see projections/tsv.ts) in the order of `columns`, as UTF-8 chunks (storage/textChunks.ts);
-// one call is one INSERT statement. In embedded mode the token goes in the statement's own SETTINGS
+// Escaped rules, see projections/tsv.ts) in the order of `columns`, as UTF-8 chunks (storage/textChunks.ts), or
+// with `format: 'Native'` one Native block of those columns in that order, in pieces; one call is one INSERT
+// statement. In embedded mode the token goes in the statement's own SETTINGS
 // clause, never as a session setting: chDB's connection turns per-call settings into SET statements that
 // stay for the whole session, so a token set that way would stick to every later insert of the process.
 
@@ -59,7 +65,7 @@ class SpoolFiles {
     const path = this.free.get(table)?.pop();
     if (path !== undefined) return path;
     this.named += 1;
-    return join(this.dir, `${this.prefix}-${table}-${this.named}.tsv`);
+    return join(this.dir, `${this.prefix}-${table}-${this.named}.rows`);
   }
 
   /** Gives back a file taken by take(), emptied; a file that cannot be emptied is not used again. */
@@ -128,12 +134,14 @@ export function valuesInsert(table: string, columns: readonly string[], row: rea
   return `INSERT INTO ${table} (${columns.join(', ')}) SETTINGS insert_deduplication_token = ${literal(token)} VALUES (${row.map(valueLiteral).join(', ')})`;
 }
 
-export interface TextInsert {
+export interface RowsInsert {
   /** `db.table` (identifiers only). */
   readonly table: string;
   readonly columns: readonly string[];
-  /** TabSeparated rows in `columns` order, UTF-8; no bytes: nothing is inserted. */
+  /** Rows in `columns` order, in `format`; no bytes: nothing is inserted. */
   readonly body: readonly Uint8Array[];
+  /** The body's format (default TabSeparated); Native only where inserts go through spool files (embedded). */
+  readonly format?: 'TabSeparated' | 'Native';
   readonly token: string;
 }
 
@@ -165,22 +173,23 @@ function writeChunks(path: string, chunks: readonly Uint8Array[]): void {
   }
 }
 
-function isEmpty(insert: TextInsert): boolean {
+function isEmpty(insert: RowsInsert): boolean {
   return insert.body.every((c) => c.length === 0);
 }
 
 /** The statement that inserts a spool file's rows. */
-function fileInsert(insert: TextInsert, path: string): string {
-  return `INSERT INTO ${insert.table} (${insert.columns.join(', ')}) SETTINGS insert_deduplication_token = ${literal(insert.token)} SELECT * FROM file(${literal(path)}, TabSeparated)`;
+function fileInsert(insert: RowsInsert, path: string): string {
+  return `INSERT INTO ${insert.table} (${insert.columns.join(', ')}) SETTINGS insert_deduplication_token = ${literal(insert.token)} SELECT * FROM file(${literal(path)}, ${insert.format ?? 'TabSeparated'})`;
 }
 
-export async function insertText(ch: ClickHouseClient, insert: TextInsert): Promise<void> {
+export async function insertRows(ch: ClickHouseClient, insert: RowsInsert): Promise<void> {
   if (insertsTogether(ch)) {
     await insertTogether(ch, [], [insert]);
     return;
   }
   if (isEmpty(insert)) return;
   checkNames(insert.table, insert.columns);
+  if ((insert.format ?? 'TabSeparated') !== 'TabSeparated') throw new Error(`a server's insert into ${insert.table} takes TabSeparated, not ${insert.format}`);
   await ch.insert({
     table: insert.table,
     columns: [...insert.columns] as [string, ...string[]],
@@ -198,7 +207,7 @@ export async function insertText(ch: ClickHouseClient, insert: TextInsert): Prom
  * it have not (test/projections/insertTogether.test.ts). The outcome is the one of running the statements
  * one call each, stopping at the first failure; only the per-call cost is paid once.
  */
-export async function insertTogether(ch: ClickHouseClient, leading: readonly string[], inserts: readonly TextInsert[]): Promise<void> {
+export async function insertTogether(ch: ClickHouseClient, leading: readonly string[], inserts: readonly RowsInsert[]): Promise<void> {
   const files = (ch as unknown as Spooled)[SPOOL_FILES];
   if (files === undefined) throw new Error('insertTogether needs an embedded client (a spool directory)');
   const statements = [...leading];

@@ -13,7 +13,6 @@
 import type { EventsRecord } from '../../log/eventLog.js';
 import type { FillSide } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
-import { text, time } from '../tsv.js';
 
 export interface AccountTotals {
   readonly account: string;
@@ -96,7 +95,7 @@ export class AccountTotalsBuilder {
   /** Moves the batch's rows into `out`: each changed account once, as it stands at the end of the batch. */
   flush(out: RowSink): void {
     for (const [t, version] of this.pending) {
-      out.add('account_totals', `${text(t.account)}\t${t.cash}\t${t.tokens}\t${t.volume}\t${time(t.updatedAt)}\t${version}\n`);
+      out.row('account_totals').string(t.account).int(t.cash).int(t.tokens).int(t.volume).time(t.updatedAt).int(version).end();
     }
     this.pending = new Map();
   }

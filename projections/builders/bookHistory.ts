@@ -21,7 +21,6 @@
 import type { EventsRecord } from '../../log/eventLog.js';
 import { PRICE_ONE } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
-import { bool, nullableInt, text, time } from '../tsv.js';
 import type { MarketsBuilder } from './markets.js';
 import type { OrdersBuilder } from './orders.js';
 import type { PriceHistoryBuilder } from './priceHistory.js';
@@ -100,7 +99,6 @@ export class BookHistoryBuilder {
     }
     for (const conditionId of this.marketsChanged) if (!changed.includes(conditionId)) changed.push(conditionId);
     if (changed.length > 1) changed.sort();
-    const head = `\t${record.pos}\t${seq}\t${time(ms)}\t`;
     const minute = ms - (ms % 60_000);
     const keys = this.keys;
     for (const conditionId of changed) {
@@ -120,16 +118,16 @@ export class BookHistoryBuilder {
           // Outcome 0 sees the market's book; outcome 1 its mirror (a bid for outcome 0 is an ask for outcome 1).
           const side = (bid === (outcome === 0)) ? 'BUY' : 'SELL';
           const price = outcome === 0 ? own : PRICE_ONE - own;
-          out.add('book_level_changes', `${text(token)}${head}${side}\t${price}\t${this.orders.levelSize(conditionId, bid, own)}\n`);
+          out.row('book_level_changes').string(token).int(record.pos).int(seq).time(ms).string(side).int(price).int(this.orders.levelSize(conditionId, bid, own)).end();
         }
         const lastTrade = last === undefined ? null : outcome === 0 ? last : PRICE_ONE - last;
         const p = market.params;
-        out.add('book_changes', `${text(token)}\t${text(conditionId)}${head}${nullableInt(lastTrade)}\t${p.tickSize}\t${p.minSize}\t${bool(p.negRisk)}\t${keys.length}\n`);
+        out.row('book_changes').string(token).string(conditionId).int(record.pos).int(seq).time(ms).nullInt(lastTrade).int(p.tickSize).int(p.minSize).bool(p.negRisk).int(keys.length).end();
         const since = this.sinceSnapshot.get(token);
         if (since === undefined || since.changes + 1 >= SNAPSHOT_EVERY || minute > since.minute) {
           const book = this.orders.levelsOf(conditionId);
           const [bids, asks] = outcome === 0 ? [book.bids, book.asks] : [book.asks, book.bids];
-          out.add('book_snapshots', `${text(token)}${head}${tuples(bids, outcome, true)}\t${tuples(asks, outcome, false)}\n`);
+          out.row('book_snapshots').string(token).int(record.pos).int(seq).time(ms).pairs(levels(bids, outcome, true)).pairs(levels(asks, outcome, false)).end();
           this.sinceSnapshot.set(token, { changes: 0, minute });
         } else {
           since.changes += 1;
@@ -151,14 +149,9 @@ function byBidsThenPrice(x: number, y: number): number {
   return y >= 0 ? 1 : y - x;
 }
 
-/** A side's levels as an Array(Tuple(Int64, Int64)) of (price, size) in the token's terms, best first. */
-function tuples(side: Side, outcome: 0 | 1, bids: boolean): string {
+/** A side's levels as (price, size) pairs in the token's terms, best first: an Array(Tuple(Int64, Int64)) column. */
+function levels(side: Side, outcome: 0 | 1, bids: boolean): [number, number][] {
   const prices = [...side.keys()].map((p) => (outcome === 0 ? p : PRICE_ONE - p));
   prices.sort((a, b) => (bids ? b - a : a - b));
-  let s = '[';
-  for (let i = 0; i < prices.length; i++) {
-    const p = prices[i] as number;
-    s += `${i === 0 ? '' : ','}(${p},${side.get(outcome === 0 ? p : PRICE_ONE - p) ?? 0})`;
-  }
-  return `${s}]`;
+  return prices.map((p) => [p, side.get(outcome === 0 ? p : PRICE_ONE - p) ?? 0]);
 }

@@ -6,21 +6,23 @@
 
 import type { EventsRecord } from '../../log/eventLog.js';
 import type { FillSide, TradeExecuted } from '../../engine/index.js';
-import type { RowSink } from '../rows.js';
-import { text, time } from '../tsv.js';
+import type { RowSink, RowWriter } from '../rows.js';
 import type { FillOrders } from './orders.js';
 
-function side(s: FillSide): string {
-  return `${text(s.orderId)}\t${text(s.account)}\t${text(s.owner)}\t${text(s.tokenId)}\t${s.outcome}\t${s.side}\t${s.price}\t${s.amount}\t${s.fee}\t${s.feeBps}`;
+function side(row: RowWriter, s: FillSide): RowWriter {
+  return row.string(s.orderId).string(s.account).string(s.owner).string(s.tokenId).int(s.outcome).string(s.side).int(s.price).int(s.amount).int(s.fee).int(s.feeBps);
 }
 
-/** One fills line (columns.ts order). */
-function fillLine(e: TradeExecuted, pos: number, bucket: number, orders: FillOrders): string {
-  return `${text(e.tradeId)}\t${pos}\t${e.seq}\t${time(e.time)}\t${text(e.conditionId)}\t${e.kind}\t${e.size}\t${e.price}\t${bucket}\t${side(e.taker)}\t${side(e.maker)}\t${text(orders.takerBuilder)}\t${text(orders.makerBuilder)}\t${orders.takerRemaining}\t${orders.makerRemaining}\n`;
+/** One fills row (columns.ts order). */
+function fillRow(out: RowSink, e: TradeExecuted, pos: number, bucket: number, orders: FillOrders): void {
+  const row = out.row('fills').string(e.tradeId).int(pos).int(e.seq).time(e.time).string(e.conditionId).string(e.kind).int(e.size).int(e.price).int(bucket);
+  side(row, e.taker);
+  side(row, e.maker);
+  row.string(orders.takerBuilder).string(orders.makerBuilder).int(orders.takerRemaining).int(orders.makerRemaining).end();
 }
 
-function ledgerLine(pos: number, seq: number, ms: number, account: string, kind: string, conditionId: string, amount: number, payout: number): string {
-  return `${pos}\t${seq}\t${time(ms)}\t${text(account)}\t${kind}\t${text(conditionId)}\t${amount}\t${payout}\n`;
+function ledgerRow(out: RowSink, pos: number, seq: number, ms: number, account: string, kind: string, conditionId: string, amount: number, payout: number): void {
+  out.row('ledger_events').int(pos).int(seq).time(ms).string(account).string(kind).string(conditionId).int(amount).int(payout).end();
 }
 
 /**
@@ -34,29 +36,29 @@ export function projectFills(record: EventsRecord, out: RowSink, fillOrders: rea
       case 'TradeExecuted': {
         const orders = fillOrders[bucket];
         if (orders === undefined) throw new Error(`fill ${e.tradeId} at position ${record.pos}: no order state from the orders builder`);
-        out.add('fills', fillLine(e, record.pos, bucket, orders));
+        fillRow(out, e, record.pos, bucket, orders);
         bucket += 1;
         break;
       }
       case 'CollateralDeposited':
       case 'CollateralWithdrawn':
-        out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, e.type === 'CollateralDeposited' ? 'deposit' : 'withdraw', '', e.amount, 0));
+        ledgerRow(out, record.pos, e.seq, e.time, e.account, e.type === 'CollateralDeposited' ? 'deposit' : 'withdraw', '', e.amount, 0);
         break;
       case 'PositionSplit':
       case 'PositionsMerged':
-        out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, e.type === 'PositionSplit' ? 'split' : 'merge', e.conditionId, e.amount, 0));
+        ledgerRow(out, record.pos, e.seq, e.time, e.account, e.type === 'PositionSplit' ? 'split' : 'merge', e.conditionId, e.amount, 0);
         break;
       case 'PositionRedeemed':
-        out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, 'redeem', e.conditionId, e.burned[0] + e.burned[1], e.payout));
+        ledgerRow(out, record.pos, e.seq, e.time, e.account, 'redeem', e.conditionId, e.burned[0] + e.burned[1], e.payout);
         break;
       case 'RewardPaid':
         // A liquidity reward credited (engine/rewards/): amount = payout = the collateral received.
-        out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, 'reward', e.conditionId, e.amount, e.amount));
+        ledgerRow(out, record.pos, e.seq, e.time, e.account, 'reward', e.conditionId, e.amount, e.amount);
         break;
       case 'PositionsConverted':
         // One row per conversion: the first question converted (lowest index) names it, so it belongs to a
         // market of the event; amount = NO tokens given of each question named, payout = collateral received.
-        out.add('ledger_events', ledgerLine(record.pos, e.seq, e.time, e.account, 'convert', e.noConditionIds[0] ?? '', e.amount, e.payout));
+        ledgerRow(out, record.pos, e.seq, e.time, e.account, 'convert', e.noConditionIds[0] ?? '', e.amount, e.payout);
         break;
       default:
         break;

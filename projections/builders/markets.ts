@@ -4,7 +4,6 @@
 import type { EventsRecord } from '../../log/eventLog.js';
 import type { MarketParams, Outcome } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
-import { bool, text, time } from '../tsv.js';
 
 export interface MarketState {
   conditionId: string;
@@ -66,11 +65,11 @@ export class MarketsBuilder {
     }
     if (touched === undefined || !out.keeps) return;
     for (const m of touched) {
-      out.add(
-        'engine_markets',
-        `${text(m.conditionId)}\t${text(m.tokens[0])}\t${text(m.tokens[1])}\t${m.params.tickSize}\t${m.params.minSize}\t${m.params.makerFeeBps}\t` +
-          `${m.params.takerFeeBps}\t${bool(m.params.negRisk)}\t${m.status}\t${m.winningOutcome ?? -1}\t${time(m.listedAt)}\t${time(m.updatedAt)}\t${record.pos}\n`,
-      );
+      out
+        .row('engine_markets')
+        .string(m.conditionId).string(m.tokens[0]).string(m.tokens[1]).int(m.params.tickSize).int(m.params.minSize).int(m.params.makerFeeBps)
+        .int(m.params.takerFeeBps).bool(m.params.negRisk).string(m.status).int(m.winningOutcome ?? -1).time(m.listedAt).time(m.updatedAt).int(record.pos)
+        .end();
     }
   }
 }

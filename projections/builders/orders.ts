@@ -12,7 +12,6 @@ import type { EventsRecord } from '../../log/eventLog.js';
 import type { OrderType, Outcome, Side } from '../../engine/index.js';
 import { PRICE_ONE } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
-import { bool, text, textArray, time } from '../tsv.js';
 
 export interface OpenOrder {
   id: string;
@@ -178,7 +177,7 @@ export class OrdersBuilder {
     const changed = (o: OpenOrder): void => this.changed(o, pos, out);
     const keeps = out.keeps;
     const history = (o: { id: string; account: string }, seq: number, ms: number, kind: string, remaining: number, detail = ''): void => {
-      if (keeps) out.add('order_events', `${text(o.id)}\t${pos}\t${seq}\t${time(ms)}\t${kind}\t${text(o.account)}\t${remaining}\t\t${text(detail)}\n`);
+      if (keeps) out.row('order_events').string(o.id).int(pos).int(seq).time(ms).string(kind).string(o.account).int(remaining).string('').string(detail).end();
     };
     let taker: OpenOrder | undefined;
     for (const e of record.events) {
@@ -279,9 +278,9 @@ export class OrdersBuilder {
 
 /** An `orders` row: the order as it stands, versioned by the log position of its last change. */
 function writeOrder(out: RowSink, o: OpenOrder, version: number): void {
-  out.add(
-    'orders',
-    `${text(o.id)}\t${text(o.account)}\t${text(o.owner)}\t${text(o.conditionId)}\t${text(o.tokenId)}\t${o.outcome}\t${o.side}\t${o.price}\t${o.size}\t${o.matched}\t${o.status}\t` +
-      `${o.orderType}\t${bool(o.postOnly)}\t${o.expiration}\t${o.makerAmount}\t${o.takerAmount}\t${textArray(o.trades)}\t${text(o.builder)}\t${time(o.createdAt)}\t${time(o.updatedAt)}\t${version}\n`,
-  );
+  out
+    .row('orders')
+    .string(o.id).string(o.account).string(o.owner).string(o.conditionId).string(o.tokenId).int(o.outcome).string(o.side).int(o.price).int(o.size).int(o.matched).string(o.status)
+    .string(o.orderType).bool(o.postOnly).int(o.expiration).int(o.makerAmount).int(o.takerAmount).strings(o.trades).string(o.builder).time(o.createdAt).time(o.updatedAt).int(version)
+    .end();
 }

@@ -13,7 +13,6 @@
 import type { EventsRecord } from '../../log/eventLog.js';
 import type { FillSide, Outcome } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
-import { text, time } from '../tsv.js';
 import type { MarketsBuilder } from './markets.js';
 import { mulDiv } from '../mulDiv.js';
 
@@ -177,10 +176,10 @@ export class PositionsBuilder {
   /** Moves the batch's position rows into `out`: each changed position once, as it stands at the end of the batch. */
   flush(out: RowSink): void {
     for (const [p, version] of this.pending) {
-      out.add(
-        'positions',
-        `${text(p.account)}\t${text(p.tokenId)}\t${text(p.conditionId)}\t${p.outcome}\t${p.size}\t${p.cost}\t${p.totalBought}\t${p.realizedPnl}\t${time(p.updatedAt)}\t${version}\t${p.totalCost}\n`,
-      );
+      out
+        .row('positions')
+        .string(p.account).string(p.tokenId).string(p.conditionId).int(p.outcome).int(p.size).int(p.cost).int(p.totalBought).int(p.realizedPnl).time(p.updatedAt).int(version).int(p.totalCost)
+        .end();
     }
     this.pending = new Map();
   }

@@ -8,7 +8,6 @@
 import type { EventsRecord } from '../../log/eventLog.js';
 import { PRICE_ONE } from '../../engine/index.js';
 import type { RowSink } from '../rows.js';
-import { minute, nullableInt, text } from '../tsv.js';
 import type { MarketsBuilder } from './markets.js';
 import type { OrdersBuilder } from './orders.js';
 
@@ -79,7 +78,7 @@ export class PriceHistoryBuilder {
 
   /** Moves the rows of the batch into `out`. */
   flush(out: RowSink): void {
-    for (const minutes of this.pending.values()) for (const r of minutes.values()) out.add('price_history', `${text(r.tokenId)}\t${minute(r.minuteMs)}\t${nullableInt(r.last)}\t${nullableInt(r.mid)}\t${r.version}\t${nullableInt(r.spread)}\n`);
+    for (const minutes of this.pending.values()) for (const r of minutes.values()) out.row('price_history').string(r.tokenId).minute(r.minuteMs).nullInt(r.last).nullInt(r.mid).int(r.version).nullInt(r.spread).end();
     this.pending = new Map();
   }
 }

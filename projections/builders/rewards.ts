@@ -7,19 +7,18 @@
 
 import type { EventsRecord } from '../../log/eventLog.js';
 import type { RowSink } from '../rows.js';
-import { bool, text, time } from '../tsv.js';
 
 export function projectRewards(record: EventsRecord, out: RowSink): void {
   for (const e of record.events) {
     if (e.type === 'RewardsSampled') {
       for (const [account, qOne, qTwo, qMin, share] of e.makers) {
-        out.add('reward_samples', `${text(e.conditionId)}\t${record.pos}\t${e.seq}\t${time(e.at)}\t${e.samples}\t${e.midpoint}\t${text(account)}\t${qOne}\t${qTwo}\t${qMin}\t${share}\n`);
+        out.row('reward_samples').string(e.conditionId).int(record.pos).int(e.seq).time(e.at).int(e.samples).int(e.midpoint).string(account).int(qOne).int(qTwo).int(qMin).int(share).end();
       }
     } else if (e.type === 'RewardsDistributed') {
       const paid = new Set<string>();
       for (const p of record.events) if (p.type === 'RewardPaid' && p.conditionId === e.conditionId && p.day === e.day) paid.add(p.account);
       for (const [account, amount] of e.earnings) {
-        out.add('reward_earnings', `${text(e.conditionId)}\t${e.day}\t${record.pos}\t${e.seq}\t${time(e.time)}\t${text(account)}\t${amount}\t${bool(paid.has(account))}\t${e.pool}\t${e.samples}\n`);
+        out.row('reward_earnings').string(e.conditionId).string(e.day).int(record.pos).int(e.seq).time(e.time).string(account).int(amount).bool(paid.has(account)).int(e.pool).int(e.samples).end();
       }
     }
   }
