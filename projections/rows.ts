@@ -12,7 +12,7 @@ import { NativeBlock } from '../storage/nativeBlock.js';
 import { TextChunks } from '../storage/textChunks.js';
 import { COLUMN_KINDS } from './columns.js';
 import type { ProjectedTable } from './schema.js';
-import { bool, minute, nullableInt, text, textArray, time } from './tsv.js';
+import { bool, minute, nullableInt, pairArray, text, textArray, time } from './tsv.js';
 
 /** The format a sink keeps its rows in: the insert's format name. */
 export type RowFormat = 'Native' | 'TabSeparated';
@@ -69,12 +69,7 @@ class TextRows implements RowWriter {
     return this.field(textArray(items));
   }
   pairs(items: readonly (readonly [number, number])[]): this {
-    let s = '[';
-    for (let i = 0; i < items.length; i++) {
-      const [a, b] = items[i] as readonly [number, number];
-      s += `${i === 0 ? '' : ','}(${a},${b})`;
-    }
-    return this.field(`${s}]`);
+    return this.field(pairArray(items));
   }
   end(): void {
     this.chunks.append(`${this.line}\n`);

@@ -8,7 +8,8 @@
 //   booleans  true / false
 //   times     'YYYY-MM-DD hh:mm:ss.sss' UTC for DateTime64(3); 'YYYY-MM-DD hh:mm:ss' for DateTime. Never a
 //             number: ClickHouse reads a short number such as 0.000 as a malformed date, not as seconds.
-//   arrays    ['a','b'], elements quoted, with the same escapes plus \' (no second layer on top)
+//   arrays    ['a','b'], elements quoted, with the same escapes plus \' (no second layer on top); pairs of
+//             integers [(1,2),(3,4)]
 
 const SPECIAL = /[\\\t\n\r]/;
 const SPECIAL_ALL = /[\\\t\n\r]/g;
@@ -41,6 +42,16 @@ export function textArray(items: readonly string[]): string {
   for (let i = 0; i < items.length; i++) {
     const item = items[i] as string;
     out += `${i === 0 ? '' : ','}'${QUOTED_SPECIAL.test(item) ? item.replace(QUOTED_SPECIAL_ALL, (c) => (c === "'" ? "\\'" : (ESCAPES[c] ?? c))) : item}'`;
+  }
+  return `${out}]`;
+}
+
+/** An Array(Tuple(Int64, Int64)) field: [(a,b),(c,d)]. */
+export function pairArray(items: readonly (readonly [number, number])[]): string {
+  let out = '[';
+  for (let i = 0; i < items.length; i++) {
+    const [a, b] = items[i] as readonly [number, number];
+    out += `${i === 0 ? '' : ','}(${a},${b})`;
   }
   return `${out}]`;
 }
