@@ -74,6 +74,7 @@ import { Wallet, getBytes, verifyTypedData } from 'ethers';
 import secp256k1 from 'secp256k1';
 import { parseConfig } from '../config/index.js';
 import { startAnalystLoad } from './orders/analystLoad.js';
+import { cpuDescription } from './machineKind.js';
 import { cpuTimes, stealPercent } from './machineSteal.js';
 import { ORDER_TYPES, OrderHasher, orderDomain, orderMessage, parseOrderPayload, recoverSigner, verifyOrderSignature, type SignedOrder } from '../auth/index.js';
 import { Trader, ZERO_BYTES32, type WireOrder } from '../test/support/tradingClient.js';
@@ -678,8 +679,7 @@ async function main(): Promise<void> {
     const appended = after.appends.records - before.appends.records;
     const appendMs = after.appends.ms - before.appends.ms;
     const projectorBehind = after.logPos - after.projectorPos;
-    const cpu = cpus()[0]?.model ?? 'unknown CPU';
-    const machine = `${cpu}, ${cpus().length} cores, Node ${process.version}`;
+    const machine = `${cpuDescription()}, ${cpus().length} cores, Node ${process.version}`;
     const kinds = { rest: 0, 'cross-gtc': 0, 'cross-fak': 0 };
     for (const o of orders) kinds[o.kind] += 1;
 
