@@ -36,13 +36,14 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { compress, type ContentCoding } from '../api/http/compression.js';
 import { Wallet } from 'ethers';
 import { summariseProfile } from './orders/profileSummary.js';
+import { machineDescription } from './machineKind.js';
 import { Trader, type Credentials } from '../test/support/tradingClient.js';
 import { POSITION_SORTS } from '../projections/readModel/index.js';
 
@@ -305,7 +306,7 @@ const loadAvgEnd = loadNow();
 
 const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
 const cpuCell = (l: Load): string => `${l.cpuUsPerRequest} (${l.mainCpuUsPerRequest ?? '-'})`;
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, Node ${process.version}`;
+const machine = machineDescription();
 console.log(`machine: ${machine}; ${CONNECTIONS} connections, ${DURATION} s per run; load average ${loadAvgStart.join(' ')} at start, ${loadAvgEnd.join(' ')} at end`);
 console.log('| deployment | run | requests/s | of its ceiling | p50 ms | p99 ms | non-2xx | server CPU µs/request (main thread) | ceiling CPU ÷ this |');
 console.log('|---|---|---|---|---|---|---|---|---|');

@@ -50,3 +50,8 @@ export function cpuDescription(): string {
     return fallback;
   }
 }
+
+/** A bench's whole machine phrase: the CPU, its core count and Node's version. */
+export function machineDescription(): string {
+  return `${cpuDescription()}, ${cpus().length} cores, Node ${process.version}`;
+}

@@ -66,7 +66,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { constants } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,7 +74,7 @@ import { Wallet, getBytes, verifyTypedData } from 'ethers';
 import secp256k1 from 'secp256k1';
 import { parseConfig } from '../config/index.js';
 import { startAnalystLoad } from './orders/analystLoad.js';
-import { cpuDescription } from './machineKind.js';
+import { machineDescription } from './machineKind.js';
 import { cpuTimes, stealPercent } from './machineSteal.js';
 import { ORDER_TYPES, OrderHasher, orderDomain, orderMessage, parseOrderPayload, recoverSigner, verifyOrderSignature, type SignedOrder } from '../auth/index.js';
 import { Trader, ZERO_BYTES32, type WireOrder } from '../test/support/tradingClient.js';
@@ -679,7 +679,7 @@ async function main(): Promise<void> {
     const appended = after.appends.records - before.appends.records;
     const appendMs = after.appends.ms - before.appends.ms;
     const projectorBehind = after.logPos - after.projectorPos;
-    const machine = `${cpuDescription()}, ${cpus().length} cores, Node ${process.version}`;
+    const machine = machineDescription();
     const kinds = { rest: 0, 'cross-gtc': 0, 'cross-fak': 0 };
     for (const o of orders) kinds[o.kind] += 1;
 

@@ -26,13 +26,13 @@
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { benchDataRoot } from './dataRoot.js';
 import { threadCpuByTid, threadCpuMsBetween, ticksOf, type ThreadCpu } from './processProbe.js';
-import { cpuDescription } from './machineKind.js';
+import { machineDescription } from './machineKind.js';
 import { startSpeedProbe } from './speedProbe.js';
 import { cpuTimes, stealPercent } from './machineSteal.js';
 import { summarize, type SoakMinute } from './soakSummary.js';
@@ -136,7 +136,8 @@ for (let i = 0; ; i++) {
   await new Promise((r) => setTimeout(r, 100));
 }
 
-console.log(`machine: ${cpuDescription()}, ${cpus().length} cores, Node ${process.version}; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
+const machine = machineDescription();
+console.log(`machine: ${machine}; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
 console.log(`soak: the service as npm start runs it (demo traders on), ${MINUTES} minutes, one line a minute`);
 console.log(`| minute | CPU % of one core | of it ${GROUPS.join(' / ')} | RSS MB | of it anonymous / file-backed MB | records | JS heap used / committed MB | worker threads' JS heaps committed MB | ClickHouse tracked / resident MB | open orders | ClickHouse parts | main heap's trims so far | speed probe ms | steal % |`);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
@@ -223,4 +224,4 @@ if (process.env.BENCH_KEEP_DATA === undefined) rmSync(dataDir, { recursive: true
 const summary = summarize(perMinute);
 for (const line of summary.lines) console.log(line);
 const { lines: _lines, ...figures } = summary;
-console.log(JSON.stringify({ bench: 'soak', minutes: perMinute.length, perMinute, ...figures, machine: `${cpuDescription()}, ${cpus().length} cores, Node ${process.version}` }));
+console.log(JSON.stringify({ bench: 'soak', minutes: perMinute.length, perMinute, ...figures, machine }));

@@ -2,7 +2,7 @@
 // stepping and cache size from /proc/cpuinfo, so that hosts reporting the same bare model name read apart.
 
 import t from 'tap';
-import { cpuDescription, describeCpu, parseCpuInfo } from '../../bench/machineKind.js';
+import { cpuDescription, describeCpu, machineDescription, parseCpuInfo } from '../../bench/machineKind.js';
 
 const BLOCK = (model: number, cacheKb: number): string =>
   `processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: ${model}\nmodel name\t: Intel(R) Xeon(R) Processor\nstepping\t: 1\ncpu MHz\t\t: 2600.000\ncache size\t: ${cacheKb} KB\n`;
@@ -29,4 +29,5 @@ t.test('missing fields: what is there, or the fallback name alone', async (t) =>
 t.test('this machine is described by a non-empty phrase', async (t) => {
   const d = cpuDescription();
   t.ok(d.length > 0, d);
+  t.match(machineDescription(), /^.+, \d+ cores, Node v\d+/, 'the machine phrase: CPU, cores, Node');
 });
