@@ -14,7 +14,8 @@
 // Sizes come from the environment (defaults finish in a few minutes on 2 cores; what was used is printed):
 //   BENCH_PROJ_FILLS (200000)  BENCH_PROJ_ACCOUNTS (1000)  BENCH_PROJ_MARKETS (20)  BENCH_PROJ_MAKERS (4)
 //   BENCH_PROJ_MAX_BATCH (the projector's default)  BENCH_LAG_RATE (5000)  BENCH_LAG_SECONDS (20)
-//   BENCH_LAG_INTERVAL_MS (the service's projectionIntervalMs default)  BENCH_POS_FILLS (10000000)
+//   BENCH_LAG_INTERVAL_MS (the service's projectionIntervalMs default)  BENCH_LAG_BUDGET_MS (the service's
+//   projectionLagBudgetMs default; 0: none)  BENCH_POS_FILLS (10000000)
 //   BENCH_POS_ADDRESSES (100000)  BENCH_POS_MARKETS (1000)  BENCH_POS_TOKENS_PER_ADDRESS (40)
 //   BENCH_POS_MINUTES (1440)  BENCH_POS_QUERIES (1000)  BENCH_LB_QUERIES (2000)  BENCH_LB_BOARDS (3)
 //   BENCH_LB_MOVING_SECONDS (20)  BENCH_PHASES (throughput,history,lag,positions,leaderboard)
@@ -27,7 +28,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECTION_INTERVAL_MS } from '../config/index.js';
+import { PROJECTION_INTERVAL_MS, PROJECTION_LAG_BUDGET_MS } from '../config/index.js';
 import { openClickHouse } from '../storage/clickhouse.js';
 import { DEFAULT_MAX_BATCH } from '../projections/projector.js';
 import { measureThroughput } from './projectionsThroughput.js';
@@ -52,6 +53,7 @@ const config = {
   lagRate: env('BENCH_LAG_RATE', 5_000),
   lagSeconds: env('BENCH_LAG_SECONDS', 20),
   lagIntervalMs: env('BENCH_LAG_INTERVAL_MS', PROJECTION_INTERVAL_MS.embedded),
+  lagBudgetMs: env('BENCH_LAG_BUDGET_MS', PROJECTION_LAG_BUDGET_MS),
   posFills: env('BENCH_POS_FILLS', 10_000_000),
   posAddresses: env('BENCH_POS_ADDRESSES', 100_000),
   posMarkets: env('BENCH_POS_MARKETS', 1_000),
@@ -114,7 +116,7 @@ async function main(): Promise<void> {
     if (phases.has('lag')) {
       const workload = new ProjectionsWorkload({ seed: 2, markets: config.markets, accounts: config.accounts, makers: config.makers });
       const r = await measureLag(ch, 'lag', workload, {
-        fillsPerSec: config.lagRate, seconds: config.lagSeconds, warmupSec: Math.min(3, config.lagSeconds / 4), sampleMs: 20, minIntervalMs: config.lagIntervalMs, handOver: config.lagHandOver,
+        fillsPerSec: config.lagRate, seconds: config.lagSeconds, warmupSec: Math.min(3, config.lagSeconds / 4), sampleMs: 20, minIntervalMs: config.lagIntervalMs, lagBudgetMs: config.lagBudgetMs > 0 ? config.lagBudgetMs : undefined, handOver: config.lagHandOver,
       });
       console.log(`lag         ${r.achievedFillsPerSec.toFixed(0)} fills/s achieved (target rate ${r.targetFillsPerSec}) for ${r.seconds.toFixed(1)} s, ${r.samples} samples: lag p50 ${r.lagP50Ms.toFixed(0)} ms, p99 ${r.lagP99Ms.toFixed(0)} ms, max ${r.lagMaxMs.toFixed(0)} ms (target p99 <= 1000); p99 ${r.lagP99Positions} positions behind; caught up ${(r.catchUpMs / 1000).toFixed(1)} s after the load stopped; ${r.handedOver} of ${r.projected} records handed over in memory`);
       const threads = Object.entries(r.threadCpuUsPerFill).sort((a, b) => b[1] - a[1]).map(([name, us]) => `${name} ${us.toFixed(1)}`);

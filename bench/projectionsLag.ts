@@ -1,7 +1,7 @@
 // Phase 2 of the projection benchmark: projection lag under a steady load. A real engine host appends to a
 // real journal (one synchronised write per batch, group commit); a projector runs beside it (run(), handed each durable batch
 // in memory as the service does, or only woken by it and reading the journal with handOver false; commits
-// spaced by minIntervalMs as the service spaces them), both in this process as in the embedded deployment. A driver submits workload rounds
+// spaced by minIntervalMs and, under load, as far as lagBudgetMs allows, as the service spaces them), both in this process as in the embedded deployment. A driver submits workload rounds
 // at `fillsPerSec` (paced by elapsed time, so a slow turn is caught up rather than dropped). Every `sampleMs`
 // a sample records
 //   lag (positions) = log position − projected position
@@ -28,6 +28,8 @@ export interface LagOptions {
   readonly sampleMs: number;
   /** The projector's minIntervalMs (the service passes its projectionIntervalMs setting). */
   readonly minIntervalMs: number;
+  /** The projector's lagBudgetMs (the service passes its projectionLagBudgetMs setting); undefined: none. */
+  readonly lagBudgetMs: number | undefined;
   /** Hand the host's durable records to the projector (Projector.offer()), as the service does. */
   readonly handOver: boolean;
 }
@@ -82,7 +84,7 @@ export async function measureLag(ch: ClickHouseClient, db: string, workload: Pro
   try {
     for (const s of strip(workload.setup())) submit(s);
     await host.idle();
-    projector = new Projector(ch, db, journal, { feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount, minIntervalMs: options.minIntervalMs });
+    projector = new Projector(ch, db, journal, { feeAccount: DEFAULT_ENGINE_CONFIG.feeAccount, minIntervalMs: options.minIntervalMs, lagBudgetMs: options.lagBudgetMs });
     await projector.start();
     await projector.catchUp();
     const setupFills = fills;

@@ -45,6 +45,18 @@ export const PROJECTION_INTERVAL_MS = { embedded: 300, server: 1_000 } as const;
  */
 export const PROJECTION_LIGHT_LOAD = { intervalMs: 15_000, records: 1_000, maxRecords: 7_500 } as const;
 
+/**
+ * The single process's projector under load commits as far apart as keeps a record's wait from the journal to its
+ * commit within this (ms; ProjectorOptions.lagBudgetMs): below the 1 s the projection lag is held to at 5,000
+ * fills/s (bench:projections), with room for a commit that takes longer than the last ones.
+ */
+export const PROJECTION_LAG_BUDGET_MS = 800;
+
+/** The projector's lag budget under load (ProjectorOptions.lagBudgetMs) for a configuration; 0: none. */
+export function projectionLagBudgetOf(config: Pick<Config, 'projectionLagBudgetMs'>): number | undefined {
+  return config.projectionLagBudgetMs > 0 ? config.projectionLagBudgetMs : undefined;
+}
+
 /** The projector's light-load spacing of commits (ProjectorOptions.lightLoad) for a configuration. */
 export function projectionLightLoadOf(config: Pick<Config, 'projectionLightLoadMs'>): { readonly intervalMs: number; readonly records: number; readonly maxRecords: number } {
   return { intervalMs: config.projectionLightLoadMs, records: PROJECTION_LIGHT_LOAD.records, maxRecords: PROJECTION_LIGHT_LOAD.maxRecords };
@@ -92,6 +104,11 @@ export const SETTINGS = {
     int(0, 60_000),
     PROJECTION_LIGHT_LOAD.intervalMs,
     `The single process's projector: under light load (fewer than ${PROJECTION_LIGHT_LOAD.records} log records waiting once --projection-interval-ms is over, and no read waiting for its own writes) it commits up to this far apart (ms; at or below --projection-interval-ms: no light-load spacing), or once ${PROJECTION_LIGHT_LOAD.maxRecords} records wait. Each commit costs the embedded ClickHouse ~8 ms of CPU per table it writes whatever the rows, so at a steady rate this spacing sets most of its CPU (at 400 orders/s on 2 cores, Intel Xeon: ~140 µs per order at 2,000, ~75 at 5,000, ~50 at 10,000; AMD EPYC: ~80 at 5,000, ~26 at 30,000), and it bounds how far the ClickHouse tables trail the engine when the load is light (the leaderboards; the price and book histories, the account reads served from ClickHouse and analysts' queries through --clickhouse-http-port wait for what was acknowledged, which ends the pause).`,
+  ),
+  projectionLagBudgetMs: setting(
+    int(0, 60_000),
+    PROJECTION_LAG_BUDGET_MS,
+    `The single process's projector under load (once --projection-interval-ms is over, ${PROJECTION_LIGHT_LOAD.records} log records or more waiting): it commits as far apart as keeps a record's wait from the journal to its commit in ClickHouse within this many ms, judged by how long its last commits took (projections/commitSpacing.ts). A larger commit costs the embedded ClickHouse little more than a small one (a part per table, and the merges that rewrite it), so where commits are quick this spaces them further than --projection-interval-ms and takes CPU off every order; where they are slow --projection-interval-ms alone spaces them. A read waiting for its own writes ends the wait. 0, or at most --projection-interval-ms: --projection-interval-ms alone.`,
   ),
   projectorThread: setting(bool(), true, "true: in the single process on the journal, the projector runs on a thread of its own, reading the journal's files up to the durable end the engine's thread publishes in shared memory, and sends its few ClickHouse calls per commit to the thread that holds the client: building rows takes nothing from the request thread. false, or with --live-reads false (the WebSocket publisher then takes the creation times of orders open since before start-up from the projector's state), or on the Kafka log: the projector runs on the request thread and is handed the durable records there."),
   bookHistoryRetentionDays: setting(int(0, 36_500), 0, 'Days the book history (every level change of every book, and periodic whole books: /orderbook-history, GET /book?at=) is kept in ClickHouse; 0 keeps everything.'),

@@ -66,6 +66,7 @@ import { projectRewards } from './builders/rewards.js';
 import { clearAppendedRows, landedBuilders, type BuilderName } from './recovery.js';
 import { restoreBookHistory, restoreState } from './restoreState.js';
 import { applyBookHistoryRetention } from './bookHistoryRetention.js';
+import { CommitDurations, waitWithinBudget } from './commitSpacing.js';
 
 /** Default most log records per batch: large batches amortise the fixed cost of each insert and part. */
 export const DEFAULT_MAX_BATCH = 20_000;
@@ -109,6 +110,13 @@ export interface ProjectorOptions {
    * within the least pause, and commits are spaced by minIntervalMs as before. Unset: minIntervalMs alone.
    */
   readonly lightLoad?: { readonly intervalMs: number; readonly records: number; readonly maxRecords?: number };
+  /**
+   * Under load (past minIntervalMs, and past the light load when there is one), commits as far apart as keeps a
+   * record's wait from the log to its commit within this many ms, estimated from the last commits' durations
+   * (commitSpacing.ts); never closer than minIntervalMs, and a reader waiting for a position still cuts the wait
+   * short. Unset: minIntervalMs alone.
+   */
+  readonly lagBudgetMs?: number;
   /** Called after each committed batch with the rows the projector sent (derived tables not counted). */
   readonly onBatch?: (from: number, to: number, rows: number) => void;
   /**
@@ -164,6 +172,8 @@ export class Projector {
   private wake: (() => void) | null = null;
   /** While run() waits on under light load: the backlog that ends the wait (lightLoad.maxRecords). */
   private lightUntil: number | undefined;
+  /** The last commits' durations from run(), for lagBudgetMs. */
+  private readonly commitDurations = new CommitDurations();
   /** Ends a pause between commits early: set while run() waits out minIntervalMs. */
   private hurry: (() => void) | null = null;
   /** Records of this.log handed over in memory (offer()), not yet projected. */
@@ -565,9 +575,11 @@ export class Projector {
   /** Keeps projecting until `signal` aborts; records the progress when idle and before returning. */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
+      const cutAt = performance.now();
       const done = await this.catchUp();
       if (done > 0) {
-        await this.pauseBetweenCommits(signal);
+        this.commitDurations.add(performance.now() - cutAt);
+        await this.pauseBetweenCommits(signal, cutAt);
         continue;
       }
       await this.recordProgress();
@@ -578,20 +590,34 @@ export class Projector {
   }
 
   /**
-   * Waits out minIntervalMs after a commit, and under light load up to lightLoad.intervalMs, unless a reader is
-   * already waiting for more or run() stops.
+   * Waits out minIntervalMs after a commit whose range was cut at `cutAt`; then under light load up to
+   * lightLoad.intervalMs, and under load as long as lagBudgetMs allows; unless a reader is already waiting for
+   * more or run() stops.
    */
-  private async pauseBetweenCommits(signal: AbortSignal): Promise<void> {
+  private async pauseBetweenCommits(signal: AbortSignal, cutAt: number): Promise<void> {
     const ms = this.options.minIntervalMs ?? 0;
     if (ms <= 0 || this.waiters.length > 0 || signal.aborted) return;
     await pause(ms, signal, (end) => (this.hurry = end));
     this.hurry = null;
     const light = this.options.lightLoad;
-    if (light === undefined || light.intervalMs <= ms || this.waiters.length > 0 || signal.aborted || this.backlog >= light.records) return;
+    if (light === undefined || light.intervalMs <= ms || this.waiters.length > 0 || signal.aborted || this.backlog >= light.records) {
+      await this.pauseWithinBudget(signal, cutAt);
+      return;
+    }
     this.lightUntil = light.maxRecords ?? light.records;
     await pause(light.intervalMs - ms, signal, (end) => (this.hurry = end));
     this.hurry = null;
     this.lightUntil = undefined;
+  }
+
+  /** Under load, waits on until the next cut keeps the lag within lagBudgetMs (commitSpacing.ts). */
+  private async pauseWithinBudget(signal: AbortSignal, cutAt: number): Promise<void> {
+    const budget = this.options.lagBudgetMs;
+    if (budget === undefined || this.waiters.length > 0 || signal.aborted) return;
+    const ms = waitWithinBudget(budget, cutAt, performance.now(), this.commitDurations.predicted);
+    if (ms <= 0) return;
+    await pause(ms, signal, (end) => (this.hurry = end));
+    this.hurry = null;
   }
 
   /** Records of this projector's log not committed yet (built as offered or not). */

@@ -7,7 +7,7 @@
 
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { liveStateOptionsOf, projectionIntervalOf, projectionLightLoadOf, type Config } from '../config/index.js';
+import { liveStateOptionsOf, projectionIntervalOf, projectionLagBudgetOf, projectionLightLoadOf, type Config } from '../config/index.js';
 import type { EngineHost } from '../host/engineHost.js';
 import type { LogRecord } from '../log/eventLog.js';
 import { startEngineService, type EngineService } from '../host/engineService.js';
@@ -186,7 +186,7 @@ export async function startService(config: Config, logger: Logger, hooks: Servic
   };
   const clickhouseHttp = config.clickhouseHttpPort === undefined ? undefined : await startClickHouseEndpoint(config, ch, logger, analystsCaughtUp);
 
-  const projectorOptions = { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), lightLoad: projectionLightLoadOf(config), bookHistoryRetentionDays: config.bookHistoryRetentionDays };
+  const projectorOptions = { feeAccount: config.feeAccount, minIntervalMs: projectionIntervalOf(config), lightLoad: projectionLightLoadOf(config), lagBudgetMs: projectionLagBudgetOf(config), bookHistoryRetentionDays: config.bookHistoryRetentionDays };
   const log = engineService.log;
   let projector: ServiceProjector;
   if (config.projectorThread && config.liveReads && log instanceof Journal) {

@@ -5,7 +5,7 @@
 import t from 'tap';
 import type { ClickHouseClient } from '@clickhouse/client';
 import { Projector, type ProjectorOptions } from '../../projections/projector.js';
-import { FEE_ACCOUNT, countFills, dumpTables, freshDatabase, loggedSession, sessionFor } from '../support/projectionFixtures.js';
+import { FEE_ACCOUNT, countFills, crossingCommands, dumpTables, freshDatabase, loggedSession, sessionFor } from '../support/projectionFixtures.js';
 import { statementByStatement } from '../support/statementByStatement.js';
 
 async function scalar(ch: ClickHouseClient, query: string): Promise<number> {
@@ -125,9 +125,12 @@ t.test('builder codes reach orders and both sides of fills', async (t) => {
   t.ok(builderFills === 0 || tagged > 0, `${tagged} of ${builderFills} fills attributed`);
 });
 
-/** A running projector over a journaled session, `tail` commands of it not yet appended (append() adds them). */
-async function runningProjector(seed: number, tail: number, options: Pick<ProjectorOptions, 'minIntervalMs' | 'lightLoad' | 'idleMs'>) {
-  const commands = sessionFor(seed, 200);
+/**
+ * A running projector over a journaled session (`crossing` crossing orders after it), `tail` commands of it not yet
+ * appended (append() adds them).
+ */
+async function runningProjector(seed: number, tail: number, options: Pick<ProjectorOptions, 'minIntervalMs' | 'lightLoad' | 'idleMs' | 'lagBudgetMs'>, crossing = 0) {
+  const commands = [...sessionFor(seed, 200), ...crossingCommands(crossing)];
   const first = commands.length - tail;
   const session = await loggedSession(commands.slice(0, first));
   const { ch, db } = await freshDatabase();
@@ -181,6 +184,60 @@ t.test('under light load the wait ends once lightLoad.maxRecords wait, not light
   const started = Date.now();
   while (projector.position < first + 26 && Date.now() - started < 5_000) await new Promise((resolve) => setTimeout(resolve, 10));
   t.equal(projector.position, first + 26, 'maxRecords waiting end the wait at once');
+  await stop();
+});
+
+/**
+ * Appends a record every `everyMs` for `forMs` to a running projector and watches its position: the number of
+ * commits seen and each record's time from its append to the commit that held it (ms).
+ */
+async function steadyLoad(seed: number, options: Pick<ProjectorOptions, 'minIntervalMs' | 'lagBudgetMs'>, everyMs: number, forMs: number) {
+  const tail = Math.ceil(forMs / everyMs) + 5;
+  const { first, projector, append, stop } = await runningProjector(seed, tail, options, tail);
+  const appendedAt: number[] = [];
+  const waits: number[] = [];
+  let commits = 0;
+  let seen = projector.position;
+  const look = (): void => {
+    if (projector.position === seen) return;
+    commits += 1;
+    for (let pos = seen + 1; pos <= projector.position; pos++) waits.push(performance.now() - (appendedAt[pos - first - 1] ?? NaN));
+    seen = projector.position;
+  };
+  const watch = setInterval(look, 2);
+  const started = performance.now();
+  while (performance.now() - started < forMs) {
+    appendedAt.push(performance.now());
+    await append(1);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  await projector.waitFor(first + appendedAt.length, 10_000);
+  clearInterval(watch);
+  look();
+  await stop();
+  return { commits, waits, records: appendedAt.length };
+}
+
+t.test('under load lagBudgetMs spaces commits further than minIntervalMs and keeps each record within the budget', async (t) => {
+  const budget = await steadyLoad(409, { minIntervalMs: 20, lagBudgetMs: 600 }, 15, 2_000);
+  const alone = await steadyLoad(409, { minIntervalMs: 20 }, 15, 2_000);
+  t.ok(budget.commits < alone.commits, `${budget.commits} commits of ${budget.records} records within the budget, ${alone.commits} with minIntervalMs alone`);
+  t.ok(budget.commits <= 12, `${budget.commits} commits in 2 s: about one per budget, not one per least interval`);
+  t.equal(budget.waits.length, budget.records, 'every record committed, once');
+  const longest = Math.max(...budget.waits.filter((ms) => Number.isFinite(ms)));
+  // The budget is a target judged from the last commits: a slower commit than those spends it, a machine
+  // busy with other tests adds its own delays; the spacing itself never takes a record past it.
+  t.ok(longest < 600 + 400, `the longest wait from append to commit ${longest.toFixed(0)} ms (budget 600)`);
+});
+
+t.test('a reader waiting for a position cuts a wait within the lag budget short', async (t) => {
+  const { first, projector, append, stop } = await runningProjector(410, 40, { minIntervalMs: 20, lagBudgetMs: 60_000 });
+  await append(1);
+  await projector.waitFor(first + 1, 5_000);
+  await append(30);
+  const waited = Date.now();
+  await projector.waitFor(first + 31, 10_000);
+  t.ok(Date.now() - waited < 5_000, `projected ${Date.now() - waited} ms after the reader asked (budget 60 s)`);
   await stop();
 });
 
