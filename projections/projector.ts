@@ -114,7 +114,7 @@ export interface ProjectorOptions {
    * Under load (past minIntervalMs, and past the light load when there is one), commits as far apart as keeps a
    * record's wait from the log to its commit within this many ms, estimated from the last commits' durations
    * (commitSpacing.ts); never closer than minIntervalMs, and a reader waiting for a position still cuts the wait
-   * short. Unset: minIntervalMs alone.
+   * short. Unset, or minIntervalMs 0 (commits unspaced): minIntervalMs alone.
    */
   readonly lagBudgetMs?: number;
   /** Called after each committed batch with the rows the projector sent (derived tables not counted). */
