@@ -174,7 +174,7 @@ export class Projector {
   private lightUntil: number | undefined;
   /** The last commits' durations from run(), for lagBudgetMs. */
   private readonly commitDurations = new CommitDurations();
-  /** Ends a pause between commits early: set while run() waits out minIntervalMs. */
+  /** Ends a pause between commits early: set while run() waits out minIntervalMs, the light load or the lag budget. */
   private hurry: (() => void) | null = null;
   /** Records of this.log handed over in memory (offer()), not yet projected. */
   private readonly offered: OfferedRecords;
