@@ -28,7 +28,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECTION_INTERVAL_MS, PROJECTION_LAG_BUDGET_MS } from '../config/index.js';
+import { PROJECTION_INTERVAL_MS, PROJECTION_LAG_BUDGET_MS, projectionLagBudgetOf } from '../config/index.js';
 import { openClickHouse } from '../storage/clickhouse.js';
 import { DEFAULT_MAX_BATCH } from '../projections/projector.js';
 import { measureThroughput } from './projectionsThroughput.js';
@@ -116,7 +116,7 @@ async function main(): Promise<void> {
     if (phases.has('lag')) {
       const workload = new ProjectionsWorkload({ seed: 2, markets: config.markets, accounts: config.accounts, makers: config.makers });
       const r = await measureLag(ch, 'lag', workload, {
-        fillsPerSec: config.lagRate, seconds: config.lagSeconds, warmupSec: Math.min(3, config.lagSeconds / 4), sampleMs: 20, minIntervalMs: config.lagIntervalMs, lagBudgetMs: config.lagBudgetMs > 0 ? config.lagBudgetMs : undefined, handOver: config.lagHandOver,
+        fillsPerSec: config.lagRate, seconds: config.lagSeconds, warmupSec: Math.min(3, config.lagSeconds / 4), sampleMs: 20, minIntervalMs: config.lagIntervalMs, lagBudgetMs: projectionLagBudgetOf({ projectionLagBudgetMs: config.lagBudgetMs }), handOver: config.lagHandOver,
       });
       console.log(`lag         ${r.achievedFillsPerSec.toFixed(0)} fills/s achieved (target rate ${r.targetFillsPerSec}) for ${r.seconds.toFixed(1)} s, ${r.samples} samples: lag p50 ${r.lagP50Ms.toFixed(0)} ms, p99 ${r.lagP99Ms.toFixed(0)} ms, max ${r.lagMaxMs.toFixed(0)} ms (target p99 <= 1000); p99 ${r.lagP99Positions} positions behind; caught up ${(r.catchUpMs / 1000).toFixed(1)} s after the load stopped; ${r.handedOver} of ${r.projected} records handed over in memory`);
       const threads = Object.entries(r.threadCpuUsPerFill).sort((a, b) => b[1] - a[1]).map(([name, us]) => `${name} ${us.toFixed(1)}`);
