@@ -14,12 +14,16 @@
 //   hold's): a write let through then would reach it just after that batch and cross the chain alone, or with
 //   one or two others, so it waits for the next hold instead.
 // - While more are in flight and no hold is open, requests pass at once: the service is busy, and the requests
-//   it is answering batch the new ones behind them. So a hold never adds to a busy service's latency.
+//   it is answering batch the new ones behind them. Under load in a closed loop (clients that each send their
+//   next request on an answer) the count still falls to `upToInFlight` or fewer when one journal batch's
+//   answers go out together, and the writes sent on those answers fill a hold at once (`fullAt`): they wait
+//   for each other, a fraction of a millisecond, not for `holdMs`.
 // - Reads (GET, HEAD, OPTIONS …) are never held: they are answered on the request thread alone, without a chain.
 // - A held connection is corked as a whole (its later bytes, pipelined requests and bodies, wait with it), so
 //   each connection's byte order is unchanged; nothing is reordered or dropped, only delayed by at most `holdMs`.
 //
-// It adds at most holdMs to a write's latency when the service is idle or nearly so, and nothing under load.
+// It adds at most holdMs to a write's latency when the service is idle or nearly so, and under load only the
+// moment a hold takes to fill.
 
 /** A connection whose upstream writes are held; release() forwards what it holds. */
 export interface HeldConnection {
