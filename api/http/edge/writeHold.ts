@@ -17,7 +17,7 @@
 //   it is answering batch the new ones behind them. Under load in a closed loop (clients that each send their
 //   next request on an answer) the count still falls to `upToInFlight` or fewer when one journal batch's
 //   answers go out together, and the writes sent on those answers fill a hold at once (`fullAt`): they wait
-//   for each other, a fraction of a millisecond, not for `holdMs`.
+//   for each other, not for `holdMs`.
 // - Reads (GET, HEAD, OPTIONS …) are never held: they are answered on the request thread alone, without a chain.
 // - A held connection is corked as a whole (its later bytes, pipelined requests and bodies, wait with it), so
 //   each connection's byte order is unchanged; nothing is reordered or dropped, only delayed by at most `holdMs`.
