@@ -597,16 +597,14 @@ export class Projector {
   private async pauseBetweenCommits(signal: AbortSignal, cutAt: number): Promise<void> {
     const ms = this.options.minIntervalMs ?? 0;
     if (ms <= 0 || this.waiters.length > 0 || signal.aborted) return;
-    await pause(ms, signal, (end) => (this.hurry = end));
-    this.hurry = null;
+    await this.pauseUnlessHurried(ms, signal);
     const light = this.options.lightLoad;
     if (light === undefined || light.intervalMs <= ms || this.waiters.length > 0 || signal.aborted || this.backlog >= light.records) {
       await this.pauseWithinBudget(signal, cutAt);
       return;
     }
     this.lightUntil = light.maxRecords ?? light.records;
-    await pause(light.intervalMs - ms, signal, (end) => (this.hurry = end));
-    this.hurry = null;
+    await this.pauseUnlessHurried(light.intervalMs - ms, signal);
     this.lightUntil = undefined;
   }
 
@@ -616,6 +614,11 @@ export class Projector {
     if (budget === undefined || this.waiters.length > 0 || signal.aborted) return;
     const ms = waitWithinBudget(budget, cutAt, performance.now(), this.commitDurations.predicted);
     if (ms <= 0) return;
+    await this.pauseUnlessHurried(ms, signal);
+  }
+
+  /** A pause between commits that a stop, a reader waiting for a position or a growing backlog (hurry) ends early. */
+  private async pauseUnlessHurried(ms: number, signal: AbortSignal): Promise<void> {
     await pause(ms, signal, (end) => (this.hurry = end));
     this.hurry = null;
   }
